@@ -1,0 +1,7 @@
+import { events } from './events';
+
+describe('events', () => {
+  it('should work', () => {
+    expect(events()).toEqual('events');
+  })
+})

@@ -1,0 +1,3 @@
+export function events(): string {
+  return 'events';
+}

@@ -1,0 +1,7 @@
+import { payload } from './payload';
+
+describe('payload', () => {
+  it('should work', () => {
+    expect(payload()).toEqual('payload');
+  })
+})

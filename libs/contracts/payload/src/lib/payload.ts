@@ -1,0 +1,3 @@
+export function payload(): string {
+  return 'payload';
+}

@@ -1,0 +1,7 @@
+import { database } from './database';
+
+describe('database', () => {
+  it('should work', () => {
+    expect(database()).toEqual('database');
+  })
+})

@@ -1,0 +1,3 @@
+export function database(): string {
+  return 'database';
+}

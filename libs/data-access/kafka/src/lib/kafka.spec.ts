@@ -1,0 +1,7 @@
+import { kafka } from './kafka';
+
+describe('kafka', () => {
+  it('should work', () => {
+    expect(kafka()).toEqual('kafka');
+  })
+})

@@ -1,0 +1,3 @@
+export function kafka(): string {
+  return 'kafka';
+}

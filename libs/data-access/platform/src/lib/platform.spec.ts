@@ -1,0 +1,7 @@
+import { platform } from './platform';
+
+describe('platform', () => {
+  it('should work', () => {
+    expect(platform()).toEqual('platform');
+  })
+})

@@ -1,0 +1,3 @@
+export function platform(): string {
+  return 'platform';
+}

@@ -1,0 +1,3 @@
+export function addressGuard(): string {
+  return 'address-guard';
+}

@@ -1,0 +1,7 @@
+import { signer } from './signer';
+
+describe('signer', () => {
+  it('should work', () => {
+    expect(signer()).toEqual('signer');
+  })
+})

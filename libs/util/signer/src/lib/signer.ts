@@ -1,0 +1,3 @@
+export function signer(): string {
+  return 'signer';
+}
