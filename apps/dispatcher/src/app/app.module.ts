@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
-import { AppController } from './app.controller';
-import { AppService } from './app.service';
+import { PlatformModule } from '@owd/platform';
+import { MIGRATIONS } from '../database/migrations';
+import { DispatcherConfig } from './dispatcher.config';
+
+export const SERVICE_SCHEMA = 'dispatcher';
 
 @Module({
-  imports: [],
-  controllers: [AppController],
-  providers: [AppService],
+  imports: [
+    PlatformModule.forService({
+      service: 'dispatcher',
+      config: DispatcherConfig,
+      database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
+    }),
+  ],
 })
 export class AppModule {}

@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
-import { AppController } from './app.controller';
-import { AppService } from './app.service';
+import { PlatformModule } from '@owd/platform';
+import { MIGRATIONS } from '../database/migrations';
+import { ManifestApiConfig } from './manifest-api.config';
+
+export const SERVICE_SCHEMA = 'manifest_api';
 
 @Module({
-  imports: [],
-  controllers: [AppController],
-  providers: [AppService],
+  imports: [
+    PlatformModule.forService({
+      service: 'manifest-api',
+      config: ManifestApiConfig,
+      database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
+    }),
+  ],
 })
 export class AppModule {}

@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
-import { AppController } from './app.controller';
-import { AppService } from './app.service';
+import { PlatformModule } from '@owd/platform';
+import { MIGRATIONS } from '../database/migrations';
+import { PayloadBuilderConfig } from './payload-builder.config';
+
+export const SERVICE_SCHEMA = 'payload_builder';
 
 @Module({
-  imports: [],
-  controllers: [AppController],
-  providers: [AppService],
+  imports: [
+    PlatformModule.forService({
+      service: 'payload-builder',
+      config: PayloadBuilderConfig,
+      database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
+    }),
+  ],
 })
 export class AppModule {}

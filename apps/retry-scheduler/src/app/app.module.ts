@@ -1,10 +1,17 @@
 import { Module } from '@nestjs/common';
-import { AppController } from './app.controller';
-import { AppService } from './app.service';
+import { PlatformModule } from '@owd/platform';
+import { MIGRATIONS } from '../database/migrations';
+import { RetrySchedulerConfig } from './retry-scheduler.config';
+
+export const SERVICE_SCHEMA = 'retry_scheduler';
 
 @Module({
-  imports: [],
-  controllers: [AppController],
-  providers: [AppService],
+  imports: [
+    PlatformModule.forService({
+      service: 'retry-scheduler',
+      config: RetrySchedulerConfig,
+      database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
+    }),
+  ],
 })
 export class AppModule {}

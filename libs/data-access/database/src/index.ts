@@ -1,1 +1,4 @@
-export * from './lib/database';
+export * from './lib/database.options';
+export * from './lib/migrations';
+export * from './lib/migration-check.service';
+export * from './lib/database.module';

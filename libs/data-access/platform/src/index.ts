@@ -1,1 +1,6 @@
-export * from './lib/platform';
+export * from './lib/base.config';
+export * from './lib/validate-config';
+export * from './lib/metrics.controller';
+export * from './lib/health.controller';
+export * from './lib/platform.module';
+export * from './lib/bootstrap';

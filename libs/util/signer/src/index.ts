@@ -1,1 +1,11 @@
-export * from './lib/signer';
+export { BEARER_SCHEME, DELIVERY_HEADER, JSON_CONTENT_TYPE, SIGNATURE_PREFIX } from './lib/header-names';
+export type { DeliveryHeaderName } from './lib/header-names';
+export { formatTimestamp, sign } from './lib/sign';
+export type { RawBody, UnixTimestamp } from './lib/sign';
+export { buildDeliveryHeaders } from './lib/delivery-headers';
+export type { DeliveryHeaderInput } from './lib/delivery-headers';
+export type { HeaderGetter, HeaderRecord, HeaderSource } from './lib/header-lookup';
+export { DEFAULT_TOLERANCE_SECONDS, verify } from './lib/verify';
+export type { VerifyFailureReason, VerifyOptions, VerifyResult } from './lib/verify';
+export { verifyBearer } from './lib/verify-bearer';
+export type { BearerFailureReason, BearerResult } from './lib/verify-bearer';

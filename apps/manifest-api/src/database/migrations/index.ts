@@ -1,0 +1,4 @@
+import { Init1763769600000 } from './1763769600000-init';
+
+/** Applied in this order by the migrate command (and on start when MIGRATE_ON_START is on). */
+export const MIGRATIONS = [Init1763769600000];

@@ -1,0 +1,38 @@
+import {
+  IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, MinLength,
+} from 'class-validator';
+import { defineEvent } from '../envelope/event-definition';
+import { TOPICS } from '../topics';
+
+export const ATTEMPT_OUTCOMES = ['delivered', 'retriable', 'permanent', 'conflict', 'refused'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** One attempt and its outcome (public: consumed by other systems, see docs/asyncapi.yaml). */
+export class DeliveryAttemptedPayload {
+  @IsUUID() deliveryId!: string;
+  @IsString() @MinLength(1) resultId!: string;
+  @IsUUID() goalId!: string;
+  @IsInt() @Min(1) revision!: number;
+  @IsInt() @Min(1) @Max(3) attempt!: number;
+  @IsString() targetHost!: string;
+  @IsOptional() @IsInt() status!: number | null;
+  @IsInt() @Min(0) durationMs!: number;
+  @IsIn(ATTEMPT_OUTCOMES) outcome!: AttemptOutcome;
+  @IsOptional() @IsString() errorClass!: string | null;
+  @IsOptional() @IsString() errorMessage!: string | null;
+  @IsDateString({ strict: true }) attemptedAt!: string;
+  /** When the next attempt is due; null when this attempt ended the delivery. */
+  @IsOptional() @IsDateString({ strict: true }) nextAttemptAt!: string | null;
+  /** The revision a 409 answer reported (§4.1); null otherwise. */
+  @IsOptional() @IsInt() conflictRevision!: number | null;
+  /** True when no further automatic attempt follows (delivered, failed, permanent, conflict). */
+  @IsBoolean() final!: boolean;
+}
+
+export const DeliveryAttempted = defineEvent({
+  type: 'delivery.attempted',
+  topic: TOPICS.DELIVERY_ATTEMPTED,
+  schemaVersion: 1,
+  payloadClass: DeliveryAttemptedPayload,
+  keyOf: (p: DeliveryAttemptedPayload) => p.resultId,
+});

@@ -1,7 +1,0 @@
-import { events } from './events';
-
-describe('events', () => {
-  it('should work', () => {
-    expect(events()).toEqual('events');
-  })
-})

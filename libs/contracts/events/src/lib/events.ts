@@ -1,3 +1,0 @@
-export function events(): string {
-  return 'events';
-}

@@ -1,0 +1,17 @@
+import type { EventDefinition } from './envelope/event-definition';
+import { ContractChanged } from './contract-changed/contract-changed.event';
+import { DeliveryAttempted } from './delivery-attempted/delivery-attempted.event';
+import { DeliveryRequested } from './delivery-requested/delivery-requested.event';
+import { DeliveryRetryDue } from './delivery-retry-due/delivery-retry-due.event';
+import { GoalChanged } from './goal-changed/goal-changed.event';
+import { ResultRevised } from './result-revised/result-revised.event';
+
+/** Every event the system publishes; consumers validate against this list. */
+export const ALL_EVENTS: readonly EventDefinition[] = [
+  ResultRevised,
+  GoalChanged,
+  ContractChanged,
+  DeliveryRequested,
+  DeliveryRetryDue,
+  DeliveryAttempted,
+] as EventDefinition[];

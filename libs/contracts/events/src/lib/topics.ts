@@ -1,0 +1,24 @@
+/** Logical topic names; the one place they are spelled. The broker name may carry a deployment prefix. */
+export const TOPICS = {
+  /** manifest-api → payload-builder: a result was accepted or its content changed (new revision). */
+  RESULT_REVISED: 'result.revised',
+  /** manifest-api → payload-builder, dispatcher: a goal's delivery settings changed (secret only encrypted). */
+  GOAL_CHANGED: 'goal.changed',
+  /** manifest-api → payload-builder, notifier: a goal's content contract was established or changed. */
+  CONTRACT_CHANGED: 'contract.changed',
+  /** payload-builder → dispatcher (internal): frozen payload bytes of one revision, ready to send. */
+  DELIVERY_REQUESTED: 'delivery.requested',
+  /** retry-scheduler → dispatcher (internal): a durable retry timer fired. */
+  DELIVERY_RETRY_DUE: 'delivery.retry-due',
+  /** dispatcher → everyone (public): the outcome of every single attempt. */
+  DELIVERY_ATTEMPTED: 'delivery.attempted',
+} as const;
+
+export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
+
+export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);
+
+/** Where a message that fails validation is parked, with its reason, so the partition moves on. */
+export function deadLetterTopic(topic: TopicName): string {
+  return `${topic}.dlq`;
+}

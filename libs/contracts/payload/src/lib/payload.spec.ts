@@ -1,7 +1,0 @@
-import { payload } from './payload';
-
-describe('payload', () => {
-  it('should work', () => {
-    expect(payload()).toEqual('payload');
-  })
-})

@@ -1,3 +1,0 @@
-export function payload(): string {
-  return 'payload';
-}

@@ -1,0 +1,22 @@
+import { slugify } from 'transliteration';
+import { SLUG_MAX_CHARS } from '../payload.constants';
+import { LruCache } from './lru-cache';
+
+// Transliteration is a tenth of a warm build; a slug is a pure function of the title, so rebuilds reuse it.
+const cache = new LruCache<string, string>(256);
+
+/** URL slug: transliterated to ASCII, lowercase, hyphen-separated, at most SLUG_MAX_CHARS, cut between words. */
+export function deriveSlug(text: string): string {
+  const cached = cache.get(text);
+  if (cached !== undefined) return cached;
+  const slug = cutSlug(slugify(text, { lowercase: true, separator: '-', allowedChars: 'a-zA-Z0-9', trim: true }), SLUG_MAX_CHARS);
+  cache.set(text, slug);
+  return slug;
+}
+
+/** Shortens a slug to `maxChars` at the last hyphen; a single word longer than that is cut hard rather than emptied. */
+export function cutSlug(slug: string, maxChars: number): string {
+  if (slug.length <= maxChars) return slug;
+  const lastHyphen = slug.slice(0, maxChars + 1).lastIndexOf('-');
+  return (lastHyphen > 0 ? slug.slice(0, lastHyphen) : slug.slice(0, maxChars)).replace(/-+$/, '');
+}

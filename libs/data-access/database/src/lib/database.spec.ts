@@ -1,7 +1,0 @@
-import { database } from './database';
-
-describe('database', () => {
-  it('should work', () => {
-    expect(database()).toEqual('database');
-  })
-})

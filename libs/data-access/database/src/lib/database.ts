@@ -1,3 +1,0 @@
-export function database(): string {
-  return 'database';
-}

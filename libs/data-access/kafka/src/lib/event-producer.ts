@@ -1,0 +1,70 @@
+import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
+import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
+import type { TopicNamer } from './topic-namer';
+
+export interface OutgoingMessage {
+  topic: string;
+  key: string;
+  value: Buffer | string;
+  headers: Record<string, string>;
+}
+
+/** Serialises an envelope the same way for the outbox and for direct sends. */
+export function toMessage(namer: TopicNamer, definition: EventDefinition, envelope: EventEnvelope): OutgoingMessage {
+  return {
+    topic: namer.name(definition.topic),
+    key: envelope.key,
+    value: JSON.stringify(envelope),
+    headers: { 'event-type': envelope.type, 'schema-version': String(envelope.schemaVersion), 'event-id': envelope.eventId },
+  };
+}
+
+/**
+ * The one producer of a service. Idempotent (acks=all, retries by the client) and every send
+ * returns a promise that rejects when the broker did not acknowledge.
+ */
+export class EventProducer {
+  private readonly producer: Producer;
+  private connected?: Promise<void>;
+
+  constructor(kafka: Kafka, private readonly namer: TopicNamer) {
+    this.producer = kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+  }
+
+  connect(): Promise<void> {
+    this.connected ??= this.producer.connect();
+    return this.connected;
+  }
+
+  async emit<T extends object>(definition: EventDefinition<T>, payload: T, context: EnvelopeContext): Promise<EventEnvelope<T>> {
+    const envelope = createEnvelope(definition, payload, context);
+    await this.sendMessages([toMessage(this.namer, definition as EventDefinition, envelope)]);
+    return envelope;
+  }
+
+  /** Sends in order; messages of one topic keep their relative order. */
+  async sendMessages(messages: readonly OutgoingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    await this.connect();
+    const byTopic = new Map<string, Message[]>();
+    for (const m of messages) {
+      const list = byTopic.get(m.topic) ?? [];
+      list.push({ key: m.key, value: m.value, headers: m.headers });
+      byTopic.set(m.topic, list);
+    }
+    await this.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.connected) await this.producer.disconnect();
+    this.connected = undefined;
+  }
+}

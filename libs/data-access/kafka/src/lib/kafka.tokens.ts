@@ -1,0 +1,1 @@
+export const KAFKA_CLIENT = Symbol('KAFKA_CLIENT');

@@ -1,3 +1,0 @@
-export function kafka(): string {
-  return 'kafka';
-}

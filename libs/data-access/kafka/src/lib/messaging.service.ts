@@ -1,0 +1,55 @@
+import {
+  Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { Kafka } from 'kafkajs';
+import { DataSource } from 'typeorm';
+import { ALL_EVENTS } from '@owd/events';
+import { EventConsumer, type ConsumerSpec } from './event-consumer';
+import { EventProducer } from './event-producer';
+import { KAFKA_SERVICE_OPTIONS, type KafkaServiceOptions } from './kafka.options';
+import { KAFKA_CLIENT } from './kafka.tokens';
+import { OutboxRelay } from './outbox-relay';
+import { TopicNamer } from './topic-namer';
+
+/**
+ * Owns the service's consumers and outbox relay and their order of shutdown:
+ * consumers finish their in-flight events first, then the relay publishes what they wrote, then
+ * the producer disconnects. Feature modules register consumers before the application boots.
+ */
+@Injectable()
+export class MessagingService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(MessagingService.name);
+  private readonly specs: ConsumerSpec[] = [];
+  private readonly consumers: EventConsumer[] = [];
+
+  constructor(
+    @Inject(KAFKA_CLIENT) private readonly kafka: Kafka,
+    @Inject(KAFKA_SERVICE_OPTIONS) private readonly options: KafkaServiceOptions,
+    private readonly dataSource: DataSource,
+    private readonly producer: EventProducer,
+    private readonly relay: OutboxRelay,
+    private readonly namer: TopicNamer,
+  ) {}
+
+  consume(spec: ConsumerSpec): void {
+    this.specs.push(spec);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.producer.connect();
+    this.relay.start();
+    for (const spec of this.specs) {
+      const consumer = new EventConsumer(this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, spec, ALL_EVENTS);
+      await consumer.start();
+      this.consumers.push(consumer);
+      this.logger.log({ msg: 'consumer started', group: spec.groupId });
+    }
+  }
+
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    this.logger.log({ msg: 'draining messaging', signal });
+    await Promise.all(this.consumers.map((c) => c.stop()));
+    await this.relay.stop();
+    await this.producer.disconnect();
+  }
+}

@@ -1,0 +1,32 @@
+import type { EntityManager } from 'typeorm';
+import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
+import { toMessage } from './event-producer';
+import type { TopicNamer } from './topic-namer';
+
+/**
+ * Transactional outbox: the event is written in the caller's transaction, next to the state change
+ * it describes, and published by the relay after commit. Nothing is sent for a rolled-back change.
+ */
+export class Outbox {
+  constructor(private readonly schema: string, private readonly namer: TopicNamer, private readonly onWrite: () => void) {}
+
+  async add<T extends object>(
+    manager: EntityManager,
+    definition: EventDefinition<T>,
+    payload: T,
+    context: EnvelopeContext,
+  ): Promise<EventEnvelope<T>> {
+    if (!manager.queryRunner?.isTransactionActive) {
+      throw new Error('Outbox.add must run inside the transaction that changes the state');
+    }
+    const envelope = createEnvelope(definition, payload, context);
+    const message = toMessage(this.namer, definition as EventDefinition, envelope);
+    await manager.query(
+      `INSERT INTO "${this.schema}".outbox (topic, message_key, value, headers) VALUES ($1, $2, $3, $4)`,
+      [message.topic, message.key, message.value, JSON.stringify(message.headers)],
+    );
+    // Wake the relay once the transaction has had a chance to commit.
+    setImmediate(this.onWrite);
+    return envelope;
+  }
+}

@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { register } from 'prom-client';
+import { DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
+import { createTestDatabase, createTestTopics, REPO_ROOT, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
+
+function retryDue(): DeliveryRetryDuePayload {
+  return { deliveryId: randomUUID(), resultId: `res_${randomUUID()}`, attempt: 2, dueAt: new Date().toISOString() };
+}
+
+async function effects(service: TestService, group: string, deliveryId: string): Promise<number> {
+  const [{ n }] = await service.dataSource.query(
+    `SELECT count(*)::int AS n FROM svc_b.effects WHERE consumer = $1 AND delivery_id = $2`, [group, deliveryId]);
+  return n;
+}
+
+async function consumedCount(result: string): Promise<number> {
+  const metric = await register.getSingleMetric('owd_events_consumed_total')?.get();
+  return (metric?.values ?? []).filter((v) => v.labels['result'] === result).reduce((sum, v) => sum + v.value, 0);
+}
+
+describe('event plumbing on a real broker and database', () => {
+  let db: TestDatabase;
+  let brokers: string[];
+  let prefix: string;
+  let a: TestService;
+  let b: TestService;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ({ brokers, prefix } = await createTestTopics());
+    a = await createTestService(db.url, 'svc_a', brokers, prefix);
+    b = await createTestService(db.url, 'svc_b', brokers, prefix);
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await db?.drop();
+  });
+
+  it('delivers an event written through the outbox of one service to the consumer of another, and nothing for a rolled-back change', async () => {
+    const group = 'svc_b.flow';
+    await b.consumer(group, recordEffect('svc_b', group)).start();
+    a.relay.start();
+    const committed = retryDue();
+    const rolledBack = retryDue();
+    await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, committed, { correlationId: committed.resultId }));
+    await expect(
+      a.dataSource.transaction(async (m) => {
+        await a.outbox.add(m, DeliveryRetryDue, rolledBack, { correlationId: rolledBack.resultId });
+        throw new Error('state change failed');
+      }),
+    ).rejects.toThrow('state change failed');
+
+    await waitFor(async () => (await effects(b, group, committed.deliveryId)) === 1, { what: 'the committed event in service B' });
+    const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
+    expect(n).toBe(0);
+    expect(await effects(b, group, rolledBack.deliveryId)).toBe(0);
+    await a.relay.stop();
+  });
+
+  it('redelivers an event whose consumer died after its effect but before the offset commit, and keeps one effect', async () => {
+    const group = `svc_b.crash.${randomUUID()}`;
+    const event = retryDue();
+    await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, event, { correlationId: event.resultId }));
+    await a.relay.relayOnce();
+
+    const child = spawn(process.execPath, [
+      resolve(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs'), '--tsconfig', resolve(REPO_ROOT, 'tsconfig.base.json'),
+      resolve(__dirname, 'support/crashing-consumer.ts'), db.url, brokers.join(','), prefix, group, event.deliveryId,
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+      child.on('exit', (code, signal) => res({ code, signal })));
+    // tsx runs the script in a child of its own and reports that child's SIGKILL as exit code 137.
+    if (exit.signal !== 'SIGKILL' && exit.code !== 137) throw new Error(`consumer child exited with ${JSON.stringify(exit)}: ${stderr.slice(-800)}`);
+    expect(await effects(b, group, event.deliveryId)).toBe(1);
+
+    const duplicatesBefore = await consumedCount('duplicate');
+    await b.consumer(group, recordEffect('svc_b', group)).start();
+    await waitFor(async () => (await consumedCount('duplicate')) > duplicatesBefore, { what: 'the redelivered event', timeoutMs: 45_000 });
+    expect(await effects(b, group, event.deliveryId)).toBe(1);
+  });
+
+  it('publishes outbox rows whose transactions committed out of id order', async () => {
+    const group = 'svc_b.order';
+    await b.consumer(group, recordEffect('svc_b', group)).start();
+    const early = retryDue();
+    const late = retryDue();
+    const slow = a.dataSource.createQueryRunner();
+    await slow.connect();
+    await slow.startTransaction();
+    await a.outbox.add(slow.manager, DeliveryRetryDue, early, { correlationId: early.resultId });
+    await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, late, { correlationId: late.resultId }));
+
+    const ids: { id: string; value: string }[] = await a.dataSource.query(`SELECT id, value FROM svc_a.outbox WHERE published_at IS NULL ORDER BY id`);
+    expect(ids).toHaveLength(1);
+    expect(await a.relay.relayOnce()).toBe(1);
+    await slow.commitTransaction();
+    await slow.release();
+    expect(await a.relay.relayOnce()).toBe(1);
+
+    await waitFor(async () => (await effects(b, group, early.deliveryId)) === 1 && (await effects(b, group, late.deliveryId)) === 1, { what: 'both events' });
+  });
+
+  it('parks a message that fails validation in the dead-letter topic and goes on with the partition', async () => {
+    const group = 'svc_b.poison';
+    await b.consumer(group, recordEffect('svc_b', group)).start();
+    const good = retryDue();
+    const topic = `${prefix}delivery.retry-due`;
+    const dlqMessages: { reason: string; value: string }[] = [];
+    const dlq = b.kafka.consumer({ groupId: `dlq-reader-${randomUUID()}` });
+    await dlq.connect();
+    await dlq.subscribe({ topics: [`${topic}.dlq`], fromBeginning: true });
+    await dlq.run({ eachMessage: async ({ message }) => {
+      dlqMessages.push({ reason: message.headers?.['dlq-reason']?.toString() ?? '', value: message.value?.toString() ?? '' });
+    } });
+
+    // Same key → same partition: the good event comes after the poison one.
+    await b.producer.sendMessages([
+      { topic, key: good.resultId, value: '{"not":"an envelope"}', headers: {} },
+    ]);
+    await b.producer.emit(DeliveryRetryDue, good, { correlationId: good.resultId });
+
+    await waitFor(async () => (await effects(b, group, good.deliveryId)) === 1, { what: 'the good event after the poison one' });
+    await waitFor(() => dlqMessages.find((m) => m.value === '{"not":"an envelope"}'), { what: 'the parked message' });
+    expect(dlqMessages[0].reason).toMatch(/eventId/);
+    await dlq.disconnect();
+  });
+});

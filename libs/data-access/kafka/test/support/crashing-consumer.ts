@@ -1,0 +1,31 @@
+// Child process for the redelivery test: processes events and dies by SIGKILL at the exact moment it
+// would commit the offset of the target event, i.e. after the handler's transaction committed and
+// before Kafka knows. Earlier events of the topic are committed normally.
+import type { Consumer } from 'kafkajs';
+import { createTestService, recordEffect } from './messaging-fixture';
+
+async function main(): Promise<void> {
+  const [url, brokers, prefix, group, targetDeliveryId] = process.argv.slice(2);
+  const service = await createTestService(url, 'svc_b', brokers.split(','), prefix);
+  let handledTarget = false;
+  const makeConsumer = service.kafka.consumer.bind(service.kafka);
+  service.kafka.consumer = (config) => {
+    const consumer: Consumer = makeConsumer(config);
+    const commit = consumer.commitOffsets.bind(consumer);
+    consumer.commitOffsets = async (offsets) => {
+      if (handledTarget) process.kill(process.pid, 'SIGKILL');
+      return commit(offsets);
+    };
+    return consumer;
+  };
+  const record = recordEffect('svc_b', group);
+  await service.consumer(group, async (env, manager) => {
+    await record(env, manager);
+    if ((env.payload as { deliveryId: string }).deliveryId === targetDeliveryId) handledTarget = true;
+  }).start();
+}
+
+main().catch((err) => {
+  process.stderr.write(String(err));
+  process.exit(1);
+});

@@ -1,0 +1,63 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, ConfigService } from '@nestjs/config';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { collectDefaultMetrics, register } from 'prom-client';
+import { DatabaseModule, type ServiceDatabaseOptions } from '@owd/database';
+import { KafkaModule } from '@owd/kafka';
+import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
+import { ConfigurationError, validateConfig } from './validate-config';
+import { exitOnStartupFailure } from './bootstrap';
+
+export interface PlatformOptions<T extends object> {
+  /** Service name: log field, metrics label, Kafka client id. */
+  service: string;
+  config: new () => T;
+  database: ServiceDatabaseOptions;
+}
+
+let defaultMetricsStarted = false;
+
+/** Bad configuration stops a service with one line naming the variables; tests get the error instead. */
+function validateOrExit<T extends object>(cls: new () => T, env: Record<string, unknown>): T {
+  try {
+    return validateConfig(cls)(env);
+  } catch (err) {
+    if (err instanceof ConfigurationError && process.env['NODE_ENV'] !== 'test') exitOnStartupFailure(err);
+    throw err;
+  }
+}
+
+/** Everything a service has in common: validated config, JSON logs, database, Kafka, /health, /metrics. */
+@Module({})
+export class PlatformModule {
+  static forService<T extends object>(options: PlatformOptions<T>): DynamicModule {
+    if (!defaultMetricsStarted) {
+      register.setDefaultLabels({ service: options.service });
+      collectDefaultMetrics();
+      defaultMetricsStarted = true;
+    }
+    return {
+      module: PlatformModule,
+      imports: [
+        ConfigModule.forRoot({ isGlobal: true, cache: true, validate: (env) => validateOrExit(options.config, env) }),
+        LoggerModule.forRootAsync({
+          inject: [ConfigService],
+          useFactory: (config: ConfigService) => ({
+            pinoHttp: {
+              level: config.get<string>('LOG_LEVEL') ?? 'info',
+              base: { service: options.service },
+              redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token'], censor: '[redacted]' },
+              autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
+            },
+          }),
+        }),
+        DatabaseModule.forService(options.database),
+        KafkaModule.forService({ service: options.service, schema: options.database.schema }),
+        TerminusModule,
+      ],
+      controllers: [HealthController, MetricsController],
+    };
+  }
+}

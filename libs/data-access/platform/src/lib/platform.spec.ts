@@ -1,7 +1,0 @@
-import { platform } from './platform';
-
-describe('platform', () => {
-  it('should work', () => {
-    expect(platform()).toEqual('platform');
-  })
-})

@@ -1,3 +1,0 @@
-export function platform(): string {
-  return 'platform';
-}

@@ -1,0 +1,27 @@
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel } from 'kafkajs';
+import { ALL_TOPICS, deadLetterTopic } from '@owd/events';
+
+/**
+ * A unique topic prefix (KAFKA_TOPIC_PREFIX of the services under test) with every topic and
+ * dead-letter topic created, so test files never see each other's events.
+ */
+export async function createTestTopics(partitions = 3): Promise<{ prefix: string; brokers: string[] }> {
+  const brokers = (process.env['KAFKA_BROKERS'] ?? '').split(',').filter(Boolean);
+  if (brokers.length === 0) throw new Error('KAFKA_BROKERS is not set: run the integration tests through jest.integration.config.cjs');
+  const prefix = `t${randomBytes(4).toString('hex')}.`;
+  const admin = new Kafka({ brokers, clientId: 'test-admin', logLevel: logLevel.WARN }).admin();
+  await admin.connect();
+  try {
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: ALL_TOPICS.flatMap((t) => [
+        { topic: `${prefix}${t}`, numPartitions: partitions },
+        { topic: `${prefix}${deadLetterTopic(t)}`, numPartitions: 1 },
+      ]),
+    });
+  } finally {
+    await admin.disconnect();
+  }
+  return { prefix, brokers };
+}

@@ -1,7 +1,0 @@
-import { addressGuard } from './address-guard';
-
-describe('addressGuard', () => {
-  it('should work', () => {
-    expect(addressGuard()).toEqual('address-guard');
-  })
-})

@@ -1,3 +1,0 @@
-export function addressGuard(): string {
-  return 'address-guard';
-}

@@ -1,3 +1,0 @@
-export function signer(): string {
-  return 'signer';
-}

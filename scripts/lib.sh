@@ -1,0 +1,17 @@
+# Shared helpers of the project scripts (sourced, not run).
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export NX_NO_CLOUD=true NX_DAEMON=false NX_TUI=false NX_SKIP_NX_CACHE_WARNING=true
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+# Installs the exact dependencies of the lock file when they are missing or older than the lock.
+ensure_deps() {
+  command -v node >/dev/null || { echo "Node.js 20+ is required" >&2; exit 1; }
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    say "installing dependencies (npm ci)"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+}
+
+tsx() { node node_modules/tsx/dist/cli.mjs --tsconfig tsconfig.base.json "$@"; }

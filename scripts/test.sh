@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs every check and test: lint (with module boundaries), type check, unit tests, then the
+# integration suite against a real Kafka broker and a real PostgreSQL (started here if not given).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+ensure_deps
+mkdir -p test-artifacts
+
+say "lint (eslint + @nx/enforce-module-boundaries)"
+npx nx run-many -t lint --output-style=static
+
+say "type check"
+npx tsc -p tsconfig.check.json --noEmit
+
+say "unit tests"
+npx jest --config jest.unit.config.cjs --ci --json --outputFile=test-artifacts/unit.json
+
+say "integration tests (real Kafka, real PostgreSQL)"
+npx jest --config jest.integration.config.cjs --ci --runInBand --json --outputFile=test-artifacts/integration.json
+
+node -e '
+const r = ["unit", "integration"].map((k) => require("./test-artifacts/" + k + ".json"));
+const passed = r.reduce((s, x) => s + x.numPassedTests, 0), failed = r.reduce((s, x) => s + x.numFailedTests, 0);
+const skipped = r.reduce((s, x) => s + x.numPendingTests, 0);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);'
