@@ -9,4 +9,6 @@ export * from './lib/contract-changed/contract-changed.event';
 export * from './lib/delivery-requested/delivery-requested.event';
 export * from './lib/delivery-retry-due/delivery-retry-due.event';
 export * from './lib/delivery-attempted/delivery-attempted.event';
+export * from './lib/result-workflow/result-workflow.events';
+export * from './lib/result-status/result-status.event';
 export * from './lib/registry';

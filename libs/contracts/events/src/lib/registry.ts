@@ -5,10 +5,16 @@ import { DeliveryRequested } from './delivery-requested/delivery-requested.event
 import { DeliveryRetryDue } from './delivery-retry-due/delivery-retry-due.event';
 import { GoalChanged } from './goal-changed/goal-changed.event';
 import { ResultRevised } from './result-revised/result-revised.event';
+import { ResultStatusChanged } from './result-status/result-status.event';
+import { DeliveryRetryRequested, ResultApproved, ResultFieldsSet } from './result-workflow/result-workflow.events';
 
 /** Every event the system publishes; consumers validate against this list. */
 export const ALL_EVENTS: readonly EventDefinition[] = [
   ResultRevised,
+  ResultApproved,
+  ResultFieldsSet,
+  DeliveryRetryRequested,
+  ResultStatusChanged,
   GoalChanged,
   ContractChanged,
   DeliveryRequested,

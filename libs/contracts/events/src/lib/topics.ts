@@ -2,6 +2,10 @@
 export const TOPICS = {
   /** manifest-api → payload-builder: a result was accepted or its content changed (new revision). */
   RESULT_REVISED: 'result.revised',
+  /** manifest-api → payload-builder, dispatcher: user decisions on a result (approve, field values, manual retry). */
+  RESULT_WORKFLOW: 'result.workflow',
+  /** payload-builder → manifest-api: why a result is (not yet) sent: needs approval, awaiting approval, queued. */
+  RESULT_STATUS: 'result.status',
   /** manifest-api → payload-builder, dispatcher: a goal's delivery settings changed (secret only encrypted). */
   GOAL_CHANGED: 'goal.changed',
   /** manifest-api → payload-builder, notifier: a goal's content contract was established or changed. */
