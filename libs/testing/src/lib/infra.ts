@@ -7,6 +7,17 @@ export const REPO_ROOT = resolve(__dirname, '../../../..');
 const TEST_KAFKA_PORT = process.env['TEST_KAFKA_PORT'] ?? '29092';
 const TEST_PG_PORT = process.env['TEST_PG_PORT'] ?? '55433';
 
+/** True when something accepts TCP connections on 127.0.0.1:port (a broker left by an earlier run). */
+function listening(port: string): boolean {
+  const probe = `require('net').connect(${Number(port)}, '127.0.0.1').on('connect', () => process.exit(0)).on('error', () => process.exit(1))`;
+  try {
+    execFileSync(process.execPath, ['-e', probe], { stdio: 'ignore', timeout: 3000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function run(command: string, args: string[], env: Record<string, string>): void {
   execFileSync(command, args, { cwd: REPO_ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
 }
@@ -18,6 +29,7 @@ function run(command: string, args: string[], env: Record<string, string>): void
  */
 export function ensureTestInfrastructure(): { KAFKA_BROKERS: string; TEST_DATABASE_URL: string } {
   let brokers = process.env['KAFKA_BROKERS'];
+  if (!brokers && listening(TEST_KAFKA_PORT)) brokers = `127.0.0.1:${TEST_KAFKA_PORT}`;
   if (!brokers) {
     run('bash', ['tools/kafka/kafka.sh', 'start'], {
       KAFKA_DIR: resolve(REPO_ROOT, '.local/kafka-test'),
