@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@owd/platform';
 import { MIGRATIONS } from '../database/migrations';
+import { SERVICE_SCHEMA } from '../database/schema';
 import { RetrySchedulerConfig } from './retry-scheduler.config';
+import { TimersModule } from './timers/timers.module';
 
-export const SERVICE_SCHEMA = 'retry_scheduler';
+export { SERVICE_SCHEMA };
 
 @Module({
   imports: [
@@ -12,6 +14,7 @@ export const SERVICE_SCHEMA = 'retry_scheduler';
       config: RetrySchedulerConfig,
       database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
     }),
+    TimersModule,
   ],
 })
 export class AppModule {}
