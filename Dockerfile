@@ -1,0 +1,27 @@
+# One production image for the five services; the service is chosen by the first argument:
+#   docker run outbound-webhooks dispatcher            (start)
+#   docker run outbound-webhooks dispatcher migrate    (apply the service's migrations and exit)
+# syntax=docker/dockerfile:1
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN NX_DAEMON=false npx nx run-many -t build \
+      --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier
+
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; no install scripts run in the runtime image.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /src/dist/apps ./apps
+COPY deploy/docker/entrypoint.sh /usr/local/bin/owd
+USER 10001:10001
+ENTRYPOINT ["owd"]

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Starts one service of the image: owd <service> [migrate|…]
+set -eu
+APPS_DIR=${APPS_DIR:-/app/apps}
+service=${1:-}
+case "$service" in
+  manifest-api|payload-builder|dispatcher|retry-scheduler|notifier) shift ;;
+  *) echo "usage: owd manifest-api|payload-builder|dispatcher|retry-scheduler|notifier [migrate]" >&2; exit 2 ;;
+esac
+exec node --enable-source-maps "$APPS_DIR/$service/main.js" "$@"
