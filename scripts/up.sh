@@ -44,6 +44,9 @@ source "$RUN/dev.env"
 ALLOWED_TARGET_CIDRS=${ALLOWED_TARGET_CIDRS:-127.0.0.0/8}
 DEV_SINK_URL=${DEV_SINK_URL:-http://127.0.0.1:3000/internal/dev-sink}
 DEV_SINK_ENABLED=${DEV_SINK_ENABLED:-true}
+# The notifier's weekly e-mail: point SMTP_URL at a real relay; by default nothing listens there (sends fail and are counted).
+SMTP_URL=${SMTP_URL:-smtp://127.0.0.1:2525}
+NOTICE_FROM=${NOTICE_FROM:-notices@localhost}
 set +a
 echo "    local setting: ALLOWED_TARGET_CIDRS=$ALLOWED_TARGET_CIDRS (default in production: none)"
 

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PlatformModule } from '@owd/platform';
 import { MIGRATIONS } from '../database/migrations';
+import { NoticesModule } from './notices/notices.module';
 import { NotifierConfig } from './notifier.config';
+import { ProjectionModule } from './projection/projection.module';
 
 export const SERVICE_SCHEMA = 'notifier';
 
@@ -12,6 +14,8 @@ export const SERVICE_SCHEMA = 'notifier';
       config: NotifierConfig,
       database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
     }),
+    ProjectionModule,
+    NoticesModule,
   ],
 })
 export class AppModule {}

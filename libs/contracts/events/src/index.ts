@@ -6,6 +6,7 @@ export * from './lib/envelope/parse-envelope';
 export * from './lib/result-revised/result-revised.event';
 export * from './lib/goal-changed/goal-changed.event';
 export * from './lib/contract-changed/contract-changed.event';
+export * from './lib/capability-reported/capability-reported.event';
 export * from './lib/delivery-requested/delivery-requested.event';
 export * from './lib/delivery-retry-due/delivery-retry-due.event';
 export * from './lib/delivery-attempted/delivery-attempted.event';

@@ -1,4 +1,5 @@
 import type { EventDefinition } from './envelope/event-definition';
+import { CapabilityReported } from './capability-reported/capability-reported.event';
 import { ContractChanged } from './contract-changed/contract-changed.event';
 import { DeliveryAttempted } from './delivery-attempted/delivery-attempted.event';
 import { DeliveryRequested } from './delivery-requested/delivery-requested.event';
@@ -17,6 +18,7 @@ export const ALL_EVENTS: readonly EventDefinition[] = [
   ResultStatusChanged,
   GoalChanged,
   ContractChanged,
+  CapabilityReported,
   DeliveryRequested,
   DeliveryRetryDue,
   DeliveryAttempted,

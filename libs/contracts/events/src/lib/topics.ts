@@ -6,10 +6,12 @@ export const TOPICS = {
   RESULT_WORKFLOW: 'result.workflow',
   /** payload-builder → manifest-api: why a result is (not yet) sent: needs approval, awaiting approval, queued. */
   RESULT_STATUS: 'result.status',
-  /** manifest-api → payload-builder, dispatcher: a goal's delivery settings changed (secret only encrypted). */
+  /** manifest-api → payload-builder, dispatcher, notifier: a goal's delivery settings changed (secret only encrypted). */
   GOAL_CHANGED: 'goal.changed',
   /** manifest-api → payload-builder, notifier: a goal's content contract was established or changed. */
   CONTRACT_CHANGED: 'contract.changed',
+  /** manifest-api → notifier: a receiver's capability report, emitted on every report (latest one wins). */
+  CAPABILITY_REPORTED: 'capability.reported',
   /** payload-builder → dispatcher (internal): frozen payload bytes of one revision, ready to send. */
   DELIVERY_REQUESTED: 'delivery.requested',
   /** retry-scheduler → dispatcher (internal): a durable retry timer fired. */

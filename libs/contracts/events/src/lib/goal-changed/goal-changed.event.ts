@@ -1,4 +1,4 @@
-import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Min } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Min } from 'class-validator';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
 
@@ -25,6 +25,8 @@ export class GoalChangedPayload {
   @IsOptional() @IsString() secondLanguage!: string | null;
   @IsOptional() @IsIn(PUBLISH_POLICIES) publishPolicy!: PublishPolicy | null;
   @IsObject() fieldDefaults!: Record<string, unknown>;
+  /** Where the weekly contract notice goes (notifier); optional so older producers stay valid. */
+  @IsOptional() @IsEmail() ownerEmail?: string | null;
 }
 
 export const GoalChanged = defineEvent({

@@ -1,0 +1,64 @@
+import { composeNotice, type NoticeMailInput } from './notice-mail';
+
+const base: NoticeMailInput = {
+  goalId: '7d5c1c38-9a0e-4d0b-8f43-0b7e1a2f3c4d',
+  goalName: 'Daily news',
+  ownerEmail: 'owner@example.test',
+  week: '2026-W48',
+  senderDomain: 'notices.example.test',
+  findings: {},
+};
+
+describe('composeNotice', () => {
+  it('names every missing section type, block type and field and says what to change', () => {
+    const mail = composeNotice({
+      ...base,
+      findings: { mismatch: { sectionTypes: ['gallery'], blockTypes: ['quote'], fields: [{ key: 'region', label: 'Region' }] } },
+    });
+    expect(mail.subject).toBe('Action needed for "Daily news": the contract uses types the receiver no longer reports');
+    expect(mail.text).toContain('section type "gallery"');
+    expect(mail.text).toContain('content element (block type) "quote"');
+    expect(mail.text).toContain('field "region" (Region)');
+    expect(mail.text).toContain('What to change: remove them from the goal\'s content contract');
+    expect(mail.html).toContain('<li>section type &quot;gallery&quot;</li>');
+    expect(mail.to).toBe('owner@example.test');
+  });
+
+  it('gives the date of the last report of a receiver that stopped reporting', () => {
+    const mail = composeNotice({ ...base, findings: { stale: { lastReportedAt: '2026-11-13T08:00:00.000Z', afterDays: 7 } } });
+    expect(mail.subject).toBe('Action needed for "Daily news": the receiver stopped reporting its capabilities');
+    expect(mail.text).toContain('last report: 2026-11-13 08:00 UTC');
+    expect(mail.text).toContain(`PUT /api/goals/${base.goalId}/target-manifest`);
+  });
+
+  it('has one subject for both findings', () => {
+    const mail = composeNotice({
+      ...base,
+      findings: {
+        mismatch: { sectionTypes: ['gallery'], blockTypes: [], fields: [] },
+        stale: { lastReportedAt: '2026-11-13T08:00:00.000Z', afterDays: 7 },
+      },
+    });
+    expect(mail.subject).toBe('Action needed for "Daily news": contract mismatch and receiver not reporting');
+  });
+
+  it('uses the same Message-ID for the same goal and week, and another one the next week', () => {
+    const a = composeNotice({ ...base, findings: { stale: { lastReportedAt: '2026-11-13T08:00:00.000Z', afterDays: 7 } } });
+    const b = composeNotice({ ...base, findings: { mismatch: { sectionTypes: ['x'], blockTypes: [], fields: [] } } });
+    const next = composeNotice({ ...base, week: '2026-W49', findings: { mismatch: { sectionTypes: ['x'], blockTypes: [], fields: [] } } });
+    expect(a.messageId).toBe(`<notice.${base.goalId}.2026-W48@notices.example.test>`);
+    expect(b.messageId).toBe(a.messageId);
+    expect(next.messageId).not.toBe(a.messageId);
+  });
+
+  it('escapes the goal name in HTML and keeps it on one line in the subject', () => {
+    const mail = composeNotice({
+      ...base,
+      goalName: '<b>News</b>\r\nBcc: x@evil.test',
+      findings: { mismatch: { sectionTypes: ['<img>'], blockTypes: [], fields: [] } },
+    });
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    expect(mail.html).not.toContain('<b>News</b>');
+    expect(mail.html).toContain('&lt;img&gt;');
+  });
+});

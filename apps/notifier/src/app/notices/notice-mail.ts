@@ -1,0 +1,98 @@
+import type { NoticeFindings } from './findings';
+
+export interface NoticeMailInput {
+  goalId: string;
+  goalName: string;
+  ownerEmail: string;
+  week: string;
+  findings: NoticeFindings;
+  /** Domain of NOTICE_FROM; names the Message-ID. */
+  senderDomain: string;
+}
+
+export interface NoticeMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Deterministic per goal and week, so a resend after a crash mid-send is recognisable as the same message. */
+  messageId: string;
+}
+
+interface Paragraph {
+  lead: string;
+  items: string[];
+  advice: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+// The goal name is user input: no control characters (header folding tricks) and a bounded length.
+const oneLine = (s: string) => s.replace(/\p{Cc}+/gu, ' ').trim().slice(0, 120);
+
+const utc = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+export function noticeMessageId(goalId: string, week: string, senderDomain: string): string {
+  return `<notice.${goalId}.${week}@${senderDomain}>`;
+}
+
+function subjectOf(name: string, findings: NoticeFindings): string {
+  if (findings.mismatch && findings.stale) return `Action needed for "${name}": contract mismatch and receiver not reporting`;
+  if (findings.mismatch) return `Action needed for "${name}": the contract uses types the receiver no longer reports`;
+  return `Action needed for "${name}": the receiver stopped reporting its capabilities`;
+}
+
+function paragraphs(input: NoticeMailInput): Paragraph[] {
+  const { mismatch, stale } = input.findings;
+  const out: Paragraph[] = [];
+  if (mismatch) {
+    out.push({
+      lead: 'The content contract of this goal was set by hand, and the receiver no longer reports these parts of it:',
+      items: [
+        ...mismatch.sectionTypes.map((t) => `section type "${t}"`),
+        ...mismatch.blockTypes.map((t) => `content element (block type) "${t}"`),
+        ...mismatch.fields.map((f) => `field "${f.key}" (${f.label})`),
+      ],
+      advice:
+        'What to change: remove them from the goal\'s content contract, or update the receiver so that its capability report lists them again. ' +
+        'Until then, a section the receiver cannot render is sent in its fallback form, as plain content blocks.',
+    });
+  }
+  if (stale) {
+    out.push({
+      lead: `The receiver has not reported its capabilities for more than ${stale.afterDays} days:`,
+      items: [`last report: ${utc(stale.lastReportedAt)}`],
+      advice:
+        `What to change: check that the receiver (or its plugin) is running and still sends its capability report ` +
+        `(PUT /api/goals/${input.goalId}/target-manifest). Deliveries are not held back; checks use the last report.`,
+    });
+  }
+  return out;
+}
+
+/** The weekly notice for one goal: subject, plain text and HTML that tell the owner what to change. */
+export function composeNotice(input: NoticeMailInput): NoticeMail {
+  const name = oneLine(input.goalName) || input.goalId;
+  const intro = `Weekly contract check of the goal "${name}" (week ${input.week}).`;
+  const footer = `Goal id: ${input.goalId}. You get one such notice per goal and week while a problem lasts.`;
+  const parts = paragraphs(input);
+  const text = [
+    intro,
+    ...parts.map((p) => [p.lead, ...p.items.map((i) => `  - ${i}`), '', p.advice].join('\n')),
+    footer,
+  ].join('\n\n');
+  const html = [
+    `<p>${escapeHtml(intro)}</p>`,
+    ...parts.map((p) =>
+      `<p>${escapeHtml(p.lead)}</p><ul>${p.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('')}</ul><p>${escapeHtml(p.advice)}</p>`),
+    `<p style="color:#666">${escapeHtml(footer)}</p>`,
+  ].join('\n');
+  return {
+    to: input.ownerEmail,
+    subject: subjectOf(name, input.findings),
+    text: `${text}\n`,
+    html: `<!doctype html>\n<html><body>\n${html}\n</body></html>\n`,
+    messageId: noticeMessageId(input.goalId, input.week, input.senderDomain),
+  };
+}

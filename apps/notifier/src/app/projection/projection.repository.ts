@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { CapabilityReportedPayload, ContractChangedPayload, GoalChangedPayload } from '@owd/events';
+import type { ContractField, GoalCheckState } from '../notices/findings';
+
+interface CheckRow {
+  goal_id: string;
+  name: string | null;
+  owner_email: string | null;
+  deleted: boolean | null;
+  origin: 'manual' | 'receiver' | null;
+  contract_sections: string[] | null;
+  contract_blocks: string[] | null;
+  contract_fields: ContractField[] | null;
+  source: string;
+  sections: string[];
+  blocks: string[];
+  field_keys: string[];
+  reported_at: Date;
+}
+
+/**
+ * The notifier's own copy of goals, contracts and the latest capability report per goal.
+ * Writes run in the consumer's transaction; an older snapshot never overwrites a newer one.
+ */
+@Injectable()
+export class ProjectionRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async saveContract(manager: EntityManager, p: ContractChangedPayload): Promise<void> {
+    const fields = p.fields.map((f) => ({ key: f.key, label: f.label }));
+    await manager.query(
+      `INSERT INTO contracts (goal_id, workspace_id, version, origin, section_types, block_types, fields)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (goal_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, version = EXCLUDED.version,
+         origin = EXCLUDED.origin, section_types = EXCLUDED.section_types, block_types = EXCLUDED.block_types,
+         fields = EXCLUDED.fields, updated_at = now()
+       WHERE contracts.version <= EXCLUDED.version`,
+      [p.goalId, p.workspaceId, p.version, p.origin, p.sectionTypes, p.blockTypes, JSON.stringify(fields)],
+    );
+  }
+
+  async saveReport(manager: EntityManager, p: CapabilityReportedPayload): Promise<void> {
+    await manager.query(
+      `INSERT INTO capabilities (goal_id, workspace_id, source, section_types, block_types, field_keys, reported_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (goal_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, source = EXCLUDED.source,
+         section_types = EXCLUDED.section_types, block_types = EXCLUDED.block_types,
+         field_keys = EXCLUDED.field_keys, reported_at = EXCLUDED.reported_at
+       WHERE capabilities.reported_at <= EXCLUDED.reported_at`,
+      [p.goalId, p.workspaceId, p.source, p.sectionTypes, p.blockTypes, p.fieldKeys, p.reportedAt],
+    );
+  }
+
+  async saveGoal(manager: EntityManager, p: GoalChangedPayload): Promise<void> {
+    await manager.query(
+      `INSERT INTO goals (goal_id, workspace_id, version, name, owner_email, deleted)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (goal_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, version = EXCLUDED.version,
+         name = EXCLUDED.name, owner_email = EXCLUDED.owner_email, deleted = EXCLUDED.deleted, updated_at = now()
+       WHERE goals.version <= EXCLUDED.version`,
+      [p.goalId, p.workspaceId, p.version, p.name, p.ownerEmail ?? null, p.deleted],
+    );
+  }
+
+  /** One page (by goal id) of the goals that have a capability report: only those can drift or go stale. */
+  async checkPage(afterGoalId: string | null, limit: number): Promise<GoalCheckState[]> {
+    const rows: CheckRow[] = await this.dataSource.query(
+      `SELECT cap.goal_id, g.name, g.owner_email, g.deleted, c.origin, c.section_types AS contract_sections,
+              c.block_types AS contract_blocks, c.fields AS contract_fields, cap.source, cap.section_types AS sections,
+              cap.block_types AS blocks, cap.field_keys, cap.reported_at
+         FROM capabilities cap
+         LEFT JOIN contracts c ON c.goal_id = cap.goal_id
+         LEFT JOIN goals g ON g.goal_id = cap.goal_id
+        WHERE $1::uuid IS NULL OR cap.goal_id > $1::uuid
+        ORDER BY cap.goal_id
+        LIMIT $2`,
+      [afterGoalId, limit],
+    );
+    return rows.map((r) => ({
+      goalId: r.goal_id,
+      goal: r.name === null ? null : { name: r.name, ownerEmail: r.owner_email, deleted: r.deleted === true },
+      contract: r.origin === null ? null : {
+        origin: r.origin, sectionTypes: r.contract_sections ?? [], blockTypes: r.contract_blocks ?? [], fields: r.contract_fields ?? [],
+      },
+      report: { source: r.source, sectionTypes: r.sections, blockTypes: r.blocks, fieldKeys: r.field_keys, reportedAt: r.reported_at },
+    }));
+  }
+}

@@ -1,0 +1,24 @@
+import { IsArray, IsDateString, IsString, IsUUID, MinLength } from 'class-validator';
+import { defineEvent } from '../envelope/event-definition';
+import { TOPICS } from '../topics';
+
+/** A receiver (or plugin) reported what it can render; emitted on every report, even an unchanged one. */
+export class CapabilityReportedPayload {
+  @IsUUID() goalId!: string;
+  @IsUUID() workspaceId!: string;
+  /** `receiver` for an HTTP-address receiver; anything else is a plugin report (§2.4). */
+  @IsString() @MinLength(1) source!: string;
+  @IsArray() @IsString({ each: true }) sectionTypes!: string[];
+  @IsArray() @IsString({ each: true }) blockTypes!: string[];
+  @IsArray() @IsString({ each: true }) fieldKeys!: string[];
+  /** When the report arrived at manifest-api (ISO 8601). */
+  @IsDateString({ strict: true }) reportedAt!: string;
+}
+
+export const CapabilityReported = defineEvent({
+  type: 'capability.reported',
+  topic: TOPICS.CAPABILITY_REPORTED,
+  schemaVersion: 1,
+  payloadClass: CapabilityReportedPayload,
+  keyOf: (p: CapabilityReportedPayload) => p.goalId,
+});
