@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { PlatformModule } from '@owd/platform';
 import { MIGRATIONS } from '../database/migrations';
 import { PayloadBuilderConfig } from './payload-builder.config';
+import { ResultsModule } from './results/results.module';
+import { SERVICE_SCHEMA } from './service-schema';
 
-export const SERVICE_SCHEMA = 'payload_builder';
+export { SERVICE_SCHEMA } from './service-schema';
 
 @Module({
   imports: [
@@ -12,6 +14,7 @@ export const SERVICE_SCHEMA = 'payload_builder';
       config: PayloadBuilderConfig,
       database: { schema: SERVICE_SCHEMA, migrations: MIGRATIONS, entities: [] },
     }),
+    ResultsModule,
   ],
 })
 export class AppModule {}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ContractChangedPayload, GoalChangedPayload } from '@owd/events';
+import type { ReceiverField } from '@owd/payload';
+import type { ContractSnapshot, GoalSnapshot } from './goal.types';
+
+interface GoalRow {
+  goal_id: string;
+  version: number;
+  deleted: boolean;
+  name: string;
+  send_immediately: boolean;
+  second_language_enabled: boolean;
+  second_language: string | null;
+  publish_policy: GoalSnapshot['publishPolicy'];
+  field_defaults: Record<string, unknown>;
+}
+
+interface ContractRow {
+  goal_id: string;
+  version: number;
+  origin: ContractSnapshot['origin'];
+  section_types: string[];
+  block_types: string[];
+  fields: ReceiverField[];
+}
+
+/**
+ * This service's own copy of goals and contracts, built from their snapshot events.
+ * A snapshot older than (or as old as) the one held is ignored, so replays and reordering are harmless.
+ */
+@Injectable()
+export class GoalProjectionService {
+  /** Returns true when the snapshot was newer and is now the one held. */
+  async applyGoal(manager: EntityManager, goal: GoalChangedPayload): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO goals (goal_id, version, deleted, name, send_immediately, second_language_enabled,
+                          second_language, publish_policy, field_defaults)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (goal_id) DO UPDATE SET version = EXCLUDED.version, deleted = EXCLUDED.deleted, name = EXCLUDED.name,
+         send_immediately = EXCLUDED.send_immediately, second_language_enabled = EXCLUDED.second_language_enabled,
+         second_language = EXCLUDED.second_language, publish_policy = EXCLUDED.publish_policy,
+         field_defaults = EXCLUDED.field_defaults, updated_at = now()
+       WHERE goals.version < EXCLUDED.version
+       RETURNING goal_id`,
+      [goal.goalId, goal.version, goal.deleted, goal.name, goal.sendImmediately, goal.secondLanguageEnabled,
+        goal.secondLanguage ?? null, goal.publishPolicy ?? null, JSON.stringify(goal.fieldDefaults)],
+    );
+    return rows.length > 0;
+  }
+
+  async applyContract(manager: EntityManager, contract: ContractChangedPayload): Promise<boolean> {
+    const fields: ReceiverField[] = contract.fields.map((f) => ({
+      key: f.key, label: f.label, type: f.type, required: f.required, multiple: f.multiple,
+      ...(f.options ? { options: f.options.map((o) => ({ value: o.value, label: o.label })) } : {}),
+    }));
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO contracts (goal_id, version, origin, section_types, block_types, fields)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (goal_id) DO UPDATE SET version = EXCLUDED.version, origin = EXCLUDED.origin,
+         section_types = EXCLUDED.section_types, block_types = EXCLUDED.block_types, fields = EXCLUDED.fields,
+         updated_at = now()
+       WHERE contracts.version < EXCLUDED.version
+       RETURNING goal_id`,
+      [contract.goalId, contract.version, contract.origin, contract.sectionTypes, contract.blockTypes, JSON.stringify(fields)],
+    );
+    return rows.length > 0;
+  }
+
+  async goal(manager: EntityManager, goalId: string): Promise<GoalSnapshot | null> {
+    const [row]: GoalRow[] = await manager.query(`SELECT * FROM goals WHERE goal_id = $1`, [goalId]);
+    if (!row) return null;
+    return {
+      goalId: row.goal_id, version: row.version, deleted: row.deleted, name: row.name,
+      sendImmediately: row.send_immediately, secondLanguageEnabled: row.second_language_enabled,
+      secondLanguage: row.second_language, publishPolicy: row.publish_policy, fieldDefaults: row.field_defaults,
+    };
+  }
+
+  async contract(manager: EntityManager, goalId: string): Promise<ContractSnapshot | null> {
+    const [row]: ContractRow[] = await manager.query(`SELECT * FROM contracts WHERE goal_id = $1`, [goalId]);
+    if (!row) return null;
+    return {
+      goalId: row.goal_id, version: row.version, origin: row.origin,
+      sectionTypes: row.section_types, blockTypes: row.block_types, fields: row.fields,
+    };
+  }
+}

@@ -1,0 +1,70 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { DeliveryRequested } from '@owd/events';
+import { Outbox } from '@owd/kafka';
+import { buildPayload, type BuildPayloadInput, type PayloadEvent } from '@owd/payload';
+import { payloadBuilderMetrics } from '../metrics/payload-builder.metrics';
+import type { DeliveryReason } from './result-state';
+
+export interface BuiltBody {
+  revision: number;
+  event: PayloadEvent;
+  executedAt: string;
+  body: Buffer;
+  bodySha256: string;
+}
+
+export interface FreezeContext {
+  resultId: string;
+  goalId: string;
+  reason: DeliveryReason;
+  correlationId: string;
+  causationId: string;
+}
+
+/**
+ * Builds the body of one (result, revision) once, stores the exact bytes and hands them to the dispatcher.
+ * Every later attempt sends these stored bytes; a frozen revision is never built again.
+ */
+@Injectable()
+export class PayloadFreezer {
+  constructor(private readonly outbox: Outbox) {}
+
+  /** Pure and deterministic. @throws PayloadInputError (and subclasses) when the input cannot become a payload. */
+  build(input: BuildPayloadInput): BuiltBody {
+    const stop = payloadBuilderMetrics.buildSeconds.startTimer();
+    try {
+      const { payload, body } = buildPayload(input);
+      const bodySha256 = createHash('sha256').update(body).digest('hex');
+      return { revision: payload.revision, event: payload.event, executedAt: payload.executed_at, body, bodySha256 };
+    } finally {
+      stop();
+    }
+  }
+
+  /** Stores the bytes and writes `delivery.requested`; returns null when this revision was already frozen. */
+  async freeze(manager: EntityManager, built: BuiltBody, context: FreezeContext): Promise<{ deliveryId: string } | null> {
+    const deliveryId = randomUUID();
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body, body_sha256, executed_at, frozen_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+       ON CONFLICT (result_id, revision) DO NOTHING RETURNING delivery_id`,
+      [context.resultId, built.revision, deliveryId, context.goalId, built.event, context.reason, built.body,
+        built.bodySha256, built.executedAt],
+    );
+    if (inserted.length === 0) return null;
+    await this.outbox.add(manager, DeliveryRequested, {
+      deliveryId,
+      resultId: context.resultId,
+      goalId: context.goalId,
+      revision: built.revision,
+      bodyBase64: built.body.toString('base64'),
+      bodySha256: built.bodySha256,
+      executedAt: built.executedAt,
+      reason: context.reason,
+    }, { correlationId: context.correlationId, causationId: context.causationId });
+    payloadBuilderMetrics.frozen.inc({ reason: context.reason });
+    return { deliveryId };
+  }
+}

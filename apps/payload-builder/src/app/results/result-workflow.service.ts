@@ -1,0 +1,61 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { EventEnvelope, ResultApprovedPayload, ResultFieldsSetPayload, ResultRevisedPayload } from '@owd/events';
+import type { ResultEventData } from './result-event.types';
+import { ResultEvaluator } from './result-evaluator.service';
+import type { Cause } from './result-status.publisher';
+import { ResultStore } from './result-store.service';
+
+export function causeOf(envelope: EventEnvelope): Cause {
+  return { correlationId: envelope.correlationId, causationId: envelope.eventId };
+}
+
+/** Handles the events of one result's life: a new revision, an approval, receiver field values. */
+@Injectable()
+export class ResultWorkflowService {
+  private readonly logger = new Logger(ResultWorkflowService.name);
+
+  constructor(private readonly store: ResultStore, private readonly evaluator: ResultEvaluator) {}
+
+  async onRevised(manager: EntityManager, envelope: EventEnvelope<ResultRevisedPayload>): Promise<void> {
+    const p = envelope.payload;
+    await this.store.lockGoal(manager, p.goalId, 'shared');
+    const state = await this.store.lockResult(manager, p.resultId);
+    // The same announcement again (or an older one): that revision is recorded already and may be frozen.
+    if (p.revision <= state.upstreamRevision) {
+      this.logger.log({ msg: 'repeated or older revision ignored', resultId: p.resultId, revision: p.revision, held: state.upstreamRevision });
+      return;
+    }
+    // Revisions only grow: a 409 re-send may already have used this number.
+    const revision = Math.max(p.revision, state.revision + 1);
+    await this.change(manager, state, {
+      type: 'revised', revision, upstreamRevision: p.revision, goalId: p.goalId, workspaceId: p.workspaceId,
+      textOnlyChange: p.textOnlyChange, content: p.content, ...(p.fieldValues ? { fieldValues: p.fieldValues } : {}),
+    }, envelope);
+  }
+
+  async onApproved(manager: EntityManager, envelope: EventEnvelope<ResultApprovedPayload>): Promise<void> {
+    const p = envelope.payload;
+    await this.store.lockGoal(manager, p.goalId, 'shared');
+    const state = await this.store.lockResult(manager, p.resultId);
+    await this.change(manager, state, {
+      type: 'approved', revision: p.revision, goalId: p.goalId, ...(p.approvedBy ? { approvedBy: p.approvedBy } : {}),
+    }, envelope);
+  }
+
+  async onFieldsSet(manager: EntityManager, envelope: EventEnvelope<ResultFieldsSetPayload>): Promise<void> {
+    const p = envelope.payload;
+    await this.store.lockGoal(manager, p.goalId, 'shared');
+    const state = await this.store.lockResult(manager, p.resultId);
+    await this.change(manager, state, { type: 'fields-set', goalId: p.goalId, values: p.values }, envelope);
+  }
+
+  /** Records the change, re-decides the result (it may arrive before its content or goal) and saves it. */
+  private async change(
+    manager: EntityManager, state: Awaited<ReturnType<ResultStore['lockResult']>>, data: ResultEventData, envelope: EventEnvelope,
+  ): Promise<void> {
+    const recorded = await this.store.append(manager, state, data, envelope.eventId);
+    const decided = await this.evaluator.evaluate(manager, recorded, causeOf(envelope));
+    await this.store.save(manager, decided);
+  }
+}

@@ -1,0 +1,27 @@
+import { checkRevisionContent } from './revision-content';
+
+const valid = {
+  resultId: 'res_1', revision: 1, mode: 'cluster', workflowExecution: 'res_1', executedAt: '2026-11-21T10:00:00Z', title: null,
+  lead: null, body: null, sourceLang: 'en', locales: {}, steps: {}, articles: [], clusters: [], sections: [], image: null,
+  aiModel: 'm', tokensUsed: 0, cost: 0,
+};
+
+describe('checkRevisionContent', () => {
+  it('accepts the outline of a ResultRevisionInput', () => {
+    expect(checkRevisionContent(valid, 'res_1')).toEqual({ ok: true, content: valid });
+  });
+
+  it('names every key of the wrong type', () => {
+    expect(checkRevisionContent({ ...valid, mode: 'poem', articles: {} }, 'res_1')).toEqual({
+      ok: false, problem: 'content.mode must be one of article, cluster; content.articles must be an array',
+    });
+  });
+
+  it('refuses content of another result', () => {
+    expect(checkRevisionContent(valid, 'res_2')).toEqual({ ok: false, problem: 'content.resultId res_1 is not res_2' });
+  });
+
+  it('refuses something that is not an object', () => {
+    expect(checkRevisionContent([valid], 'res_1')).toEqual({ ok: false, problem: 'content is not an object' });
+  });
+});

@@ -1,0 +1,2 @@
+/** The PostgreSQL schema this service owns. */
+export const SERVICE_SCHEMA = 'payload_builder';
