@@ -1,4 +1,14 @@
 import { bootstrapService, exitOnStartupFailure } from '@owd/platform';
-import { AppModule } from './app/app.module';
 
-bootstrapService(AppModule).catch(exitOnStartupFailure);
+// `openapi` needs neither configuration nor infrastructure, so the app module (which validates config) loads only to serve.
+async function main(): Promise<void> {
+  if (process.argv[2] === 'openapi') {
+    const { exportOpenApi } = await import('./app/openapi/export-openapi');
+    await exportOpenApi(process.argv[3] ?? 'docs/openapi.json');
+    return;
+  }
+  const [{ AppModule }, { configure }] = await Promise.all([import('./app/app.module'), import('./app/configure')]);
+  await bootstrapService(AppModule, { configure });
+}
+
+main().catch(exitOnStartupFailure);

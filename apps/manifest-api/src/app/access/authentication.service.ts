@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { problems } from '../http/problem';
+import type { ManifestApiConfig } from '../manifest-api.config';
+import type { Principal } from './principal';
+import { TokenBucketLimiter } from './token-bucket';
+import { sameSecret } from './token-codec';
+import { TokensService } from './tokens.service';
+
+/**
+ * Who is calling, and whether their token still has requests left this minute. A singleton, so the
+ * guard instances of every feature module share one bucket per token.
+ */
+@Injectable()
+export class AuthenticationService {
+  private readonly adminToken: string;
+  private readonly limiter: TokenBucketLimiter;
+
+  constructor(private readonly tokens: TokensService, config: ConfigService<ManifestApiConfig, true>) {
+    this.adminToken = config.get('ADMIN_TOKEN', { infer: true });
+    this.limiter = new TokenBucketLimiter(config.get('RATE_LIMIT_PER_MINUTE', { infer: true }));
+  }
+
+  async identify(token: string | undefined): Promise<Principal> {
+    if (!token) throw problems.unauthorized('Send an API token as `Authorization: Bearer <token>`.');
+    if (sameSecret(token, this.adminToken)) return { kind: 'admin' };
+    const found = await this.tokens.authenticate(token);
+    // One answer for unknown and revoked tokens: the difference is nobody else's business.
+    if (!found) throw problems.unauthorized('The API token is unknown or has been revoked.');
+    return { kind: 'workspace', ...found };
+  }
+
+  /** Throws 429 with Retry-After once the token's bucket is empty. */
+  spend(principal: Principal): void {
+    const { allowed, retryAfterSeconds } = this.limiter.take(principal.kind === 'admin' ? 'admin' : principal.tokenId);
+    if (!allowed) throw problems.tooManyRequests(retryAfterSeconds);
+  }
+}

@@ -1,0 +1,27 @@
+import { bearerToken, generateToken, hashToken, sameSecret } from './token-codec';
+
+describe('token codec', () => {
+  it('makes owd_ tokens with 256 random bits and keeps only a display prefix and a SHA-256 hash', () => {
+    const { token, prefix, hash } = generateToken();
+    expect(token).toMatch(/^owd_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(token.slice(4), 'base64url')).toHaveLength(32);
+    expect(token.startsWith(prefix)).toBe(true);
+    expect(prefix).toHaveLength(12);
+    expect(hash).toBe(hashToken(token));
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(generateToken().token).not.toBe(token);
+  });
+
+  it('reads only the Bearer scheme', () => {
+    expect(bearerToken('Bearer owd_abc')).toBe('owd_abc');
+    expect(bearerToken('bearer owd_abc')).toBe('owd_abc');
+    expect(bearerToken('Basic b3dkOg==')).toBeUndefined();
+    expect(bearerToken(undefined)).toBeUndefined();
+    expect(bearerToken('Bearer ')).toBeUndefined();
+  });
+
+  it('compares secrets of different lengths without throwing', () => {
+    expect(sameSecret('a'.repeat(40), 'a'.repeat(40))).toBe(true);
+    expect(sameSecret('a'.repeat(40), 'a')).toBe(false);
+  });
+});

@@ -1,0 +1,28 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Recognisable in logs, secret scanners and config files. */
+export const TOKEN_PREFIX = 'owd_';
+/** 256 random bits. */
+const TOKEN_BYTES = 32;
+/** `owd_` plus 8 characters: enough to tell tokens apart, far too little to guess the rest. */
+const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.length + 8;
+
+export function generateToken(): { token: string; prefix: string; hash: string } {
+  const token = `${TOKEN_PREFIX}${randomBytes(TOKEN_BYTES).toString('base64url')}`;
+  return { token, prefix: token.slice(0, DISPLAY_PREFIX_LENGTH), hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two strings of any length (hashes first, so lengths do not leak). */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}

@@ -1,0 +1,9 @@
+import { AccessModule } from './access/access.module';
+import { ContractsModule } from './contracts/contracts.module';
+import { DeliveryStateModule } from './delivery-state/delivery-state.module';
+import { DevSinkModule } from './dev-sink/dev-sink.module';
+import { GoalsModule } from './goals/goals.module';
+import { ResultsModule } from './results/results.module';
+
+/** The feature modules behind /api: imported by AppModule, and the scope of the OpenAPI document. */
+export const API_MODULES = [AccessModule, GoalsModule, ResultsModule, DeliveryStateModule, ContractsModule, DevSinkModule];

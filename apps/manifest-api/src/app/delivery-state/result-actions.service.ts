@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { DeliveryRetryRequested, ResultApproved, ResultFieldsSet } from '@owd/events';
+import { Outbox } from '@owd/kafka';
+import type { FieldValue } from '@owd/payload';
+import { ContractEntity } from '../contracts/contract.entity';
+import { fieldValueErrors } from '../contracts/field-values';
+import { problems } from '../http/problem';
+import { ResultEntity, type ResultState } from '../results/result.entity';
+import { ResultStore } from '../results/result-store.service';
+
+const APPROVABLE: readonly ResultState[] = ['received', 'needs_approval', 'awaiting_approval'];
+
+/** What a person does on the result panel; each action is one workflow event for payload-builder and dispatcher. */
+@Injectable()
+export class ResultActionsService {
+  constructor(private readonly dataSource: DataSource, private readonly outbox: Outbox, private readonly store: ResultStore) {}
+
+  /** Approving the same revision twice emits one event. */
+  approve(workspaceId: string, resultId: string, approvedBy: string | undefined): Promise<ResultEntity> {
+    return this.dataSource.transaction(async (m) => {
+      const result = await this.store.lock(m, workspaceId, resultId);
+      if (result.approvedRevision === result.revision) return result;
+      if (!APPROVABLE.includes(result.state)) {
+        throw problems.conflict('not-approvable', `A result in state ${result.state} cannot be approved.`, { state: result.state });
+      }
+      const next = await this.save(m, { ...result, approvedRevision: result.revision });
+      await this.outbox.add(m, ResultApproved, { resultId, goalId: result.goalId, revision: result.revision, ...(approvedBy ? { approvedBy } : {}) }, { correlationId: resultId });
+      return next;
+    });
+  }
+
+  setFields(workspaceId: string, resultId: string, values: Record<string, FieldValue>): Promise<ResultEntity> {
+    return this.dataSource.transaction(async (m) => {
+      const result = await this.store.lock(m, workspaceId, resultId);
+      const contract = await m.getRepository(ContractEntity).findOneBy({ goalId: result.goalId });
+      const errors = fieldValueErrors(values, contract?.fields ?? null, 'values');
+      if (errors.length) {
+        throw problems.unprocessable('invalid-field-values', 'Receiver field values refused', "Some values do not fit the goal's receiver fields.", errors);
+      }
+      const next = await this.save(m, { ...result, fieldValues: values });
+      await this.outbox.add(m, ResultFieldsSet, { resultId, goalId: result.goalId, values }, { correlationId: resultId });
+      return next;
+    });
+  }
+
+  /** Only a failed delivery is retried by hand: same content, same X-SH-Delivery. */
+  retry(workspaceId: string, resultId: string): Promise<ResultEntity> {
+    return this.dataSource.transaction(async (m) => {
+      const result = await this.store.lock(m, workspaceId, resultId);
+      if (result.state !== 'failed' || result.deliveryId === null) {
+        throw problems.conflict('not-retryable', `Only a failed delivery can be retried; this result is ${result.state}.`, { state: result.state });
+      }
+      const next = await this.save(m, { ...result, state: 'retry_requested', stateReason: 'manual retry requested', stateUpdatedAt: new Date() });
+      await this.outbox.add(m, DeliveryRetryRequested, { resultId, goalId: result.goalId, deliveryId: result.deliveryId }, { correlationId: resultId });
+      return next;
+    });
+  }
+
+  private async save(m: EntityManager, result: ResultEntity): Promise<ResultEntity> {
+    const next = { ...result, updatedAt: new Date() };
+    await m.getRepository(ResultEntity).save(next);
+    return next;
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import type { EntityManager } from 'typeorm';
+import {
+  DeliveryAttempted, DeliveryRequested, ResultStatusChanged,
+  type DeliveryAttemptedPayload, type DeliveryRequestedPayload, type EventEnvelope, type ResultStatusChangedPayload,
+} from '@owd/events';
+import { MessagingService } from '@owd/kafka';
+import { DeliveryAttemptEntity } from '../results/delivery-attempt.entity';
+import { ResultEntity } from '../results/result.entity';
+import { onDeliveryAttempted, onDeliveryRequested, onStatusChanged, type ProjectedState } from './state-transitions';
+
+export const RESULT_STATE_GROUP = 'manifest-api.result-state';
+
+/** Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history. */
+@Injectable()
+export class ResultStateProjector {
+  private readonly logger = new Logger(ResultStateProjector.name);
+
+  constructor(messaging: MessagingService, config: ConfigService) {
+    messaging.consume({
+      // Deployments (and test runs) that share a cluster through topic prefixes must not share a group.
+      groupId: `${config.get<string>('KAFKA_TOPIC_PREFIX') ?? ''}${RESULT_STATE_GROUP}`,
+      events: [ResultStatusChanged, DeliveryRequested, DeliveryAttempted],
+      handle: (envelope, manager) => this.handle(envelope, manager),
+    });
+  }
+
+  async handle(envelope: EventEnvelope, manager: EntityManager): Promise<void> {
+    const payload = envelope.payload as { resultId: string; goalId: string };
+    const repo = manager.getRepository(ResultEntity);
+    const result = await repo.findOne({ where: { id: payload.resultId }, lock: { mode: 'pessimistic_write' } });
+    // Send test samples and results of other deployments have no row here.
+    if (!result || result.goalId !== payload.goalId) return;
+    let next: ProjectedState | null = null;
+    if (envelope.type === ResultStatusChanged.type) next = onStatusChanged(result, envelope.payload as ResultStatusChangedPayload);
+    if (envelope.type === DeliveryRequested.type) next = onDeliveryRequested(result, envelope.payload as DeliveryRequestedPayload);
+    if (envelope.type === DeliveryAttempted.type) {
+      const attempt = envelope.payload as DeliveryAttemptedPayload;
+      await this.recordAttempt(manager, attempt);
+      next = onDeliveryAttempted(result, attempt);
+    }
+    if (next) {
+      await repo.update({ id: result.id }, { ...next, stateUpdatedAt: new Date() });
+      this.logger.debug({ msg: 'result state', resultId: result.id, state: next.state, revision: next.stateRevision });
+    }
+  }
+
+  private async recordAttempt(manager: EntityManager, e: DeliveryAttemptedPayload): Promise<void> {
+    await manager.getRepository(DeliveryAttemptEntity).insert({
+      resultId: e.resultId, deliveryId: e.deliveryId, revision: e.revision, attempt: e.attempt, targetHost: e.targetHost,
+      status: e.status ?? null, durationMs: e.durationMs, outcome: e.outcome, errorClass: e.errorClass ?? null,
+      errorMessage: e.errorMessage ?? null, attemptedAt: new Date(e.attemptedAt),
+      nextAttemptAt: e.nextAttemptAt ? new Date(e.nextAttemptAt) : null, final: e.final,
+    });
+  }
+}

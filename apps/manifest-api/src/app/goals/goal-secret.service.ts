@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { DataSource } from 'typeorm';
+import { parseEncryptionKey, SecretBox } from '@owd/secret-box';
+import type { ManifestApiConfig } from '../manifest-api.config';
+import type { GoalEntity } from './goal.entity';
+import { GoalStore } from './goal-store.service';
+
+/** The receiver secret: write-only, sealed at rest and in goal.changed, bound to its goal by the AAD. */
+@Injectable()
+export class GoalSecretService {
+  private readonly box: SecretBox;
+
+  constructor(private readonly dataSource: DataSource, private readonly store: GoalStore, config: ConfigService<ManifestApiConfig, true>) {
+    this.box = new SecretBox(parseEncryptionKey(config.get('SECRET_ENCRYPTION_KEY', { infer: true })));
+  }
+
+  set(workspaceId: string, goalId: string, secret: string): Promise<GoalEntity> {
+    return this.dataSource.transaction(async (m) => {
+      const goal = await this.store.lock(m, workspaceId, goalId);
+      return this.store.saveChange(m, { ...goal, secretSealed: this.box.seal(secret, goal.id), secretSetAt: new Date() });
+    });
+  }
+
+  /** Removing an absent secret changes nothing and emits nothing. */
+  async clear(workspaceId: string, goalId: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const goal = await this.store.lock(m, workspaceId, goalId);
+      if (goal.secretSealed !== null) await this.store.saveChange(m, { ...goal, secretSealed: null, secretSetAt: null });
+    });
+  }
+}

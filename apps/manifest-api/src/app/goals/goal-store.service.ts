@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { GoalChanged } from '@owd/events';
+import { Outbox } from '@owd/kafka';
+import { problems } from '../http/problem';
+import { GoalEntity } from './goal.entity';
+import { goalSnapshot } from './goal-snapshot';
+
+/** Reads goals within a workspace, and writes every change together with its goal.changed snapshot. */
+@Injectable()
+export class GoalStore {
+  constructor(private readonly dataSource: DataSource, private readonly outbox: Outbox) {}
+
+  /** A goal of another workspace is indistinguishable from a missing one: 404. */
+  async find(workspaceId: string, goalId: string, manager: EntityManager = this.dataSource.manager): Promise<GoalEntity> {
+    const goal = await manager.getRepository(GoalEntity).findOneBy({ id: goalId, workspaceId, deletedAt: IsNull() });
+    if (!goal) throw problems.notFound('The goal');
+    return goal;
+  }
+
+  /** Same as find, holding the row until the transaction ends, so versions never interleave. */
+  async lock(manager: EntityManager, workspaceId: string, goalId: string): Promise<GoalEntity> {
+    const goal = await manager.getRepository(GoalEntity).findOne({
+      where: { id: goalId, workspaceId, deletedAt: IsNull() },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!goal) throw problems.notFound('The goal');
+    return goal;
+  }
+
+  /** Stores the next version of the goal and its snapshot in the same transaction. */
+  async saveChange(manager: EntityManager, goal: GoalEntity, isNew = false): Promise<GoalEntity> {
+    const next: GoalEntity = { ...goal, version: isNew ? 1 : goal.version + 1, updatedAt: new Date() };
+    if (isNew) await manager.getRepository(GoalEntity).insert(next);
+    else await manager.getRepository(GoalEntity).save(next);
+    await this.outbox.add(manager, GoalChanged, goalSnapshot(next), { correlationId: next.id });
+    return next;
+  }
+}

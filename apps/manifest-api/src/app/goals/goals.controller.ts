@@ -1,0 +1,77 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
+import { IdPipe } from '../http/id.pipe';
+import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
+import { CreateGoalDto } from './dto/create-goal.dto';
+import { SetSecretDto } from './dto/set-secret.dto';
+import { UpdateGoalDto } from './dto/update-goal.dto';
+import { GoalSecretService } from './goal-secret.service';
+import { GoalView, SecretStateView } from './goal.views';
+import { GoalsService } from './goals.service';
+
+const goalId = () => Param('goalId', new IdPipe('The goal'));
+
+@ApiTags('goals')
+@WorkspaceAuth()
+@Controller('goals')
+export class GoalsController {
+  constructor(private readonly goals: GoalsService, private readonly secrets: GoalSecretService) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a goal (HTTP address channel); it starts in Test mode' })
+  @ApiCreatedResponse({ type: GoalView })
+  @ApiProblems(...BODY_PROBLEMS, 422)
+  async create(@WorkspaceId() workspaceId: string, @Body() body: CreateGoalDto): Promise<GoalView> {
+    return GoalView.of(await this.goals.create(workspaceId, body));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List the goals of the workspace' })
+  @ApiOkResponse({ type: [GoalView] })
+  async list(@WorkspaceId() workspaceId: string): Promise<GoalView[]> {
+    return (await this.goals.list(workspaceId)).map(GoalView.of);
+  }
+
+  @Get(':goalId')
+  @ApiOperation({ summary: 'Read a goal' })
+  @ApiOkResponse({ type: GoalView })
+  @ApiProblems(404)
+  async get(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<GoalView> {
+    return GoalView.of(await this.goals.get(workspaceId, id));
+  }
+
+  @Patch(':goalId')
+  @ApiOperation({ summary: 'Change goal settings; every change emits a goal.changed snapshot' })
+  @ApiOkResponse({ type: GoalView })
+  @ApiProblems(404, 409, 422, ...BODY_PROBLEMS)
+  async update(@WorkspaceId() workspaceId: string, @goalId() id: string, @Body() body: UpdateGoalDto): Promise<GoalView> {
+    return GoalView.of(await this.goals.update(workspaceId, id, body));
+  }
+
+  @Delete(':goalId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a goal (goal.changed with deleted: true)' })
+  @ApiNoContentResponse()
+  @ApiProblems(404)
+  async remove(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<void> {
+    await this.goals.remove(workspaceId, id);
+  }
+
+  @Put(':goalId/secret')
+  @ApiOperation({ summary: 'Set or change the receiver secret (write-only; never shown again)' })
+  @ApiOkResponse({ type: SecretStateView })
+  @ApiProblems(404, ...BODY_PROBLEMS)
+  async setSecret(@WorkspaceId() workspaceId: string, @goalId() id: string, @Body() body: SetSecretDto): Promise<SecretStateView> {
+    return SecretStateView.of(await this.secrets.set(workspaceId, id, body.secret));
+  }
+
+  @Delete(':goalId/secret')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Remove the receiver secret: deliveries then carry neither Authorization nor X-SH-Signature' })
+  @ApiNoContentResponse()
+  @ApiProblems(404)
+  async clearSecret(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<void> {
+    await this.secrets.clear(workspaceId, id);
+  }
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { instanceOf, writeProblem } from './problem.filter';
+import { PROBLEM_BASE } from './problem';
+import { problemForStatus } from './problem-defaults';
+
+/** Largest accepted request body: 1 MiB. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Raised by the reviver; class-transformer would silently drop such keys, so they are refused instead.
+ * body-parser strips own properties off parse errors, so the key lives in the message.
+ */
+export class ForbiddenJsonKeyError extends SyntaxError {
+  constructor(key: string) {
+    super(`forbidden key ${key}`);
+  }
+
+  get key(): string {
+    return this.message.replace(/^forbidden key /, '');
+  }
+}
+
+export function refuseForbiddenKeys(key: string, value: unknown): unknown {
+  if (FORBIDDEN_KEYS.has(key)) throw new ForbiddenJsonKeyError(key);
+  return value;
+}
+
+export function mediaType(req: IncomingMessage): string | undefined {
+  return req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+type Next = (err?: unknown) => void;
+
+/** 415 for a body that is not JSON (the only media type the API reads); `skip` lets other parsers own a path. */
+export function requireJsonBodies(skip: (req: IncomingMessage) => boolean) {
+  return function requireJson(req: IncomingMessage, res: ServerResponse, next: Next): void {
+    if (!hasBody(req) || skip(req) || mediaType(req) === 'application/json') return next();
+    writeProblem(res, {
+      type: `${PROBLEM_BASE}unsupported-media-type`, title: 'Unsupported media type', status: 415,
+      detail: 'Request bodies must be application/json.', instance: instanceOf(req),
+    });
+  };
+}
+
+interface ParserError {
+  status?: number;
+  type?: string;
+  message?: string;
+}
+
+/** Position of a JSON syntax error, never the text around it (the body may hold a secret). */
+function position(err: unknown): string {
+  const match = /position (\d+)/.exec(err instanceof Error ? err.message : '');
+  return match ? ` near position ${match[1]}` : '';
+}
+
+/** Turns body-parser errors (size, syntax, charset, forbidden keys) into problems. Arity 4 marks it as error middleware. */
+export function bodyParserErrors(err: unknown, req: IncomingMessage, res: ServerResponse, next: Next): void {
+  const parserError = (typeof err === 'object' && err !== null ? err : {}) as ParserError;
+  const instance = instanceOf(req);
+  if (err instanceof ForbiddenJsonKeyError) {
+    writeProblem(res, {
+      type: `${PROBLEM_BASE}validation-error`, title: 'Invalid request', status: 400, instance,
+      detail: `The request body carries the forbidden key "${err.key}".`,
+      errors: [{ field: err.key, message: 'this key is not allowed' }],
+    });
+  } else if (parserError.type === 'entity.too.large') {
+    writeProblem(res, problemForStatus(413, `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes.`, instance));
+  } else if (parserError.type === 'entity.parse.failed') {
+    writeProblem(res, {
+      type: `${PROBLEM_BASE}malformed-json`, title: 'Malformed JSON', status: 400, instance,
+      detail: `The request body is not valid JSON${position(err)}.`,
+    });
+  } else if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
+    writeProblem(res, problemForStatus(415, 'Request bodies must be UTF-8 JSON without content encoding.', instance));
+  } else if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    writeProblem(res, problemForStatus(parserError.status, 'The request body could not be read.', instance));
+  } else {
+    next(err);
+  }
+}

@@ -1,0 +1,74 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  IsArray, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, Min, ValidateNested,
+} from 'class-validator';
+import { LANGUAGE_CODE_PATTERN, PAYLOAD_MODES, type PayloadMode } from '@owd/payload';
+import { RecordOf } from '../../http/record-of.validator';
+import { OptionalNotNull } from '../../http/validators';
+import { ArticleDto, ClusterDto, ImageDto, LocaleContentDto, SectionDto, StepDto, WITH_OFFSET } from './content-parts.dto';
+
+export const STEP_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/**
+ * The content of a result (camelCase, like the payload builder's ResultRevisionInput without the ids the API
+ * assigns: resultId, revision, workflowExecution, parentExecution). Absent optional keys take the defaults shown.
+ */
+@ApiExtraModels(LocaleContentDto, StepDto)
+export class ResultContentDto {
+  @ApiProperty({ enum: PAYLOAD_MODES, description: 'article: generated content; cluster: the cluster with its source articles' })
+  @IsIn(PAYLOAD_MODES)
+  mode!: PayloadMode;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the result was created (executed_at, published_at); default: now' })
+  @OptionalNotNull() @IsISO8601({ strict: true }) @Matches(WITH_OFFSET, { message: 'executedAt must carry an offset (Z or ±hh:mm)' })
+  executedAt?: string;
+
+  @ApiPropertyOptional({ type: String, nullable: true, default: null }) @IsOptional() @IsString() title?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, default: null, description: "The editor's standfirst" })
+  @IsOptional() @IsString() lead?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, default: null, description: 'Markdown of the source language; required in article mode' })
+  @IsOptional() @IsString() body?: string | null;
+
+  @ApiPropertyOptional({ example: 'en', description: "Default: the goal's source language" })
+  @OptionalNotNull() @IsString() @Matches(LANGUAGE_CODE_PATTERN)
+  sourceLang?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: getSchemaPath(LocaleContentDto) }, default: {}, description: 'Content per language code' })
+  @OptionalNotNull() @RecordOf(LocaleContentDto, LANGUAGE_CODE_PATTERN)
+  locales?: Record<string, LocaleContentDto>;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: { $ref: getSchemaPath(StepDto) }, default: {}, description: 'Keyed by workflow step name' })
+  @OptionalNotNull() @RecordOf(StepDto, STEP_NAME_PATTERN)
+  steps?: Record<string, StepDto>;
+
+  @ApiPropertyOptional({ type: [ArticleDto], default: [] })
+  @OptionalNotNull() @IsArray() @ValidateNested({ each: true }) @Type(() => ArticleDto)
+  articles?: ArticleDto[];
+
+  @ApiPropertyOptional({ type: [ClusterDto], default: [] })
+  @OptionalNotNull() @IsArray() @ValidateNested({ each: true }) @Type(() => ClusterDto)
+  clusters?: ClusterDto[];
+
+  @ApiPropertyOptional({ type: [SectionDto], default: [] })
+  @OptionalNotNull() @IsArray() @ValidateNested({ each: true }) @Type(() => SectionDto)
+  sections?: SectionDto[];
+
+  @ApiPropertyOptional({ type: ImageDto, nullable: true, default: null, description: 'Only when someone chose a featured image' })
+  @IsOptional() @ValidateNested() @Type(() => ImageDto)
+  image?: ImageDto | null;
+
+  @ApiProperty({ example: 'gpt-4.1' }) @IsString() aiModel!: string;
+  @ApiProperty({ minimum: 0 }) @IsInt() @Min(0) tokensUsed!: number;
+  @ApiProperty({ minimum: 0 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) cost!: number;
+}
+
+/** A changed content: a text change, or with `newArticles` a new cluster version (§6). */
+export class ReviseContentDto extends ResultContentDto {
+  @ApiPropertyOptional({
+    type: [String], example: ['art_5107'],
+    description: 'Articles that joined the cluster in this version (ids from `articles`). Present and non-empty = new cluster version.',
+  })
+  @OptionalNotNull() @IsArray() @IsString({ each: true })
+  newArticles?: string[];
+}

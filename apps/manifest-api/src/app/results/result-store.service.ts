@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { GoalEntity } from '../goals/goal.entity';
+import { problems } from '../http/problem';
+import { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { ResultEntity } from './result.entity';
+
+export const RESULT_ID_PATTERN = /^res_[0-9a-f]{32}$/;
+
+/** Results as a workspace sees them: another workspace's result, or one of a deleted goal, is not found. */
+@Injectable()
+export class ResultStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async find(workspaceId: string, resultId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<ResultEntity> {
+    const query = manager.getRepository(ResultEntity).createQueryBuilder('r')
+      .innerJoin(GoalEntity, 'g', 'g.id = r.goal_id AND g.deleted_at IS NULL')
+      .where('r.id = :resultId AND r.workspace_id = :workspaceId', { resultId, workspaceId });
+    const result = await (lock ? query.setLock('pessimistic_write', undefined, ['r']) : query).getOne();
+    if (!result) throw problems.notFound('The result');
+    return result;
+  }
+
+  lock(manager: EntityManager, workspaceId: string, resultId: string): Promise<ResultEntity> {
+    return this.find(workspaceId, resultId, manager, true);
+  }
+
+  attempts(resultId: string): Promise<DeliveryAttemptEntity[]> {
+    return this.dataSource.getRepository(DeliveryAttemptEntity).find({ where: { resultId }, order: { attemptedAt: 'ASC', id: 'ASC' } });
+  }
+
+  listForGoal(goalId: string, limit: number, offset: number): Promise<ResultEntity[]> {
+    return this.dataSource.getRepository(ResultEntity).find({ where: { goalId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit, skip: offset });
+  }
+}

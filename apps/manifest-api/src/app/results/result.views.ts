@@ -1,0 +1,83 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ATTEMPT_OUTCOMES, type AttemptOutcome } from '@owd/events';
+import type { FieldValue } from '@owd/payload';
+import type { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { ResultContentDto } from './dto/result-content.dto';
+import { RESULT_STATES, type ResultEntity, type ResultState } from './result.entity';
+
+export class LastErrorView {
+  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the receiver, null without an answer' }) status!: number | null;
+  @ApiProperty({ enum: ATTEMPT_OUTCOMES }) outcome!: string;
+  @ApiProperty({ type: String, nullable: true, example: 'timeout' }) errorClass!: string | null;
+  @ApiProperty({ type: String, nullable: true }) errorMessage!: string | null;
+  @ApiProperty({ format: 'date-time' }) attemptedAt!: string;
+}
+
+export class ResultStateView {
+  @ApiProperty({ enum: RESULT_STATES }) status!: ResultState;
+  @ApiProperty({ description: 'The revision this state is about' }) revision!: number;
+  @ApiProperty({ type: String, nullable: true, description: 'Why, in words (e.g. which field is missing)' }) reason!: string | null;
+  @ApiProperty({ type: [String], description: 'Required receiver fields without a value (needs_approval)' }) missingFields!: string[];
+  @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'X-SH-Delivery of the current delivery' }) deliveryId!: string | null;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt!: string | null;
+  @ApiProperty({ type: LastErrorView, nullable: true }) lastError!: LastErrorView | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Revision a user approved, if any' }) approvedRevision!: number | null;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+}
+
+export class AttemptView {
+  @ApiProperty({ format: 'uuid' }) deliveryId!: string;
+  @ApiProperty() revision!: number;
+  @ApiProperty({ minimum: 1, maximum: 3 }) attempt!: number;
+  @ApiProperty({ example: 'cms.example.com' }) targetHost!: string;
+  @ApiProperty({ type: Number, nullable: true }) status!: number | null;
+  @ApiProperty() durationMs!: number;
+  @ApiProperty({ enum: ATTEMPT_OUTCOMES }) outcome!: AttemptOutcome;
+  @ApiProperty({ type: String, nullable: true }) errorClass!: string | null;
+  @ApiProperty({ type: String, nullable: true }) errorMessage!: string | null;
+  @ApiProperty({ format: 'date-time' }) attemptedAt!: string;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt!: string | null;
+  @ApiProperty({ description: 'No automatic attempt follows' }) final!: boolean;
+
+  static of(a: DeliveryAttemptEntity): AttemptView {
+    return {
+      deliveryId: a.deliveryId, revision: a.revision, attempt: a.attempt, targetHost: a.targetHost, status: a.status,
+      durationMs: a.durationMs, outcome: a.outcome, errorClass: a.errorClass, errorMessage: a.errorMessage,
+      attemptedAt: a.attemptedAt.toISOString(), nextAttemptAt: a.nextAttemptAt?.toISOString() ?? null, final: a.final,
+    };
+  }
+}
+
+export class ResultSummaryView {
+  @ApiProperty({ example: 'res_4f1c…' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) goalId!: string;
+  @ApiProperty() revision!: number;
+  @ApiProperty({ description: 'Equals the result id for revision 1' }) workflowExecution!: string;
+  @ApiProperty({ type: String, nullable: true }) parentExecution!: string | null;
+  @ApiProperty({ type: String, nullable: true }) title!: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) fieldValues!: Record<string, FieldValue>;
+  @ApiProperty({ type: ResultStateView }) state!: ResultStateView;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt!: string;
+
+  static of(r: ResultEntity): ResultSummaryView {
+    return {
+      id: r.id, goalId: r.goalId, revision: r.revision, workflowExecution: r.workflowExecution, parentExecution: r.parentExecution,
+      title: r.content.title, fieldValues: r.fieldValues, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
+      state: {
+        status: r.state, revision: r.stateRevision, reason: r.stateReason, missingFields: r.missingFields, deliveryId: r.deliveryId,
+        nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null, lastError: r.lastError, approvedRevision: r.approvedRevision,
+        updatedAt: r.stateUpdatedAt.toISOString(),
+      },
+    };
+  }
+}
+
+export class ResultView extends ResultSummaryView {
+  @ApiProperty({ type: ResultContentDto, description: 'The current content, defaults filled in' }) content!: ResultContentDto;
+  @ApiProperty({ type: [AttemptView], description: 'Every delivery attempt, oldest first' }) attempts!: AttemptView[];
+
+  static full(r: ResultEntity, attempts: DeliveryAttemptEntity[]): ResultView {
+    return { ...ResultSummaryView.of(r), content: r.content as ResultContentDto, attempts: attempts.map(AttemptView.of) };
+  }
+}

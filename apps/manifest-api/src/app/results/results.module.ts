@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AccessModule } from '../access/access.module';
+import { GoalsModule } from '../goals/goals.module';
+import { ResultStore } from './result-store.service';
+import { ResultsController } from './results.controller';
+import { ResultsService } from './results.service';
+
+/** Result intake, content revisions and the result reads. */
+@Module({
+  imports: [AccessModule, GoalsModule],
+  controllers: [ResultsController],
+  providers: [ResultsService, ResultStore],
+  exports: [ResultStore],
+})
+export class ResultsModule {}

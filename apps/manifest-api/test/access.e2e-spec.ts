@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DataSource } from 'typeorm';
+import { createWorkspace, startTestApp, type HttpAnswer, type TestApp } from './support/test-app';
+
+function expectProblem(res: HttpAnswer, status: number, slug: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ type: `https://owd.dev/problems/${slug}`, title: expect.any(String), status, detail: expect.any(String) });
+  expect(res.text).not.toMatch(/stack|at \w+ \(/);
+}
+
+describe('manifest-api access and error handling', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_PER_MINUTE: '100' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers a request without a token with 401 problem+json and a Bearer challenge', async () => {
+    const res = await t.request('GET', '/api/goals');
+    expectProblem(res, 401, 'unauthorized');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('answers an unknown token with 401, whatever its shape', async () => {
+    expectProblem(await t.request('GET', '/api/goals', { token: 'owd_notarealtoken' }), 401, 'unauthorized');
+    expectProblem(await t.request('GET', '/api/goals', { headers: { authorization: 'Basic YTpi' } }), 401, 'unauthorized');
+  });
+
+  it('keeps the admin token to workspace management and workspace tokens away from it (403)', async () => {
+    const { token } = await createWorkspace(t);
+    expectProblem(await t.request('GET', '/api/goals', { token: t.adminToken }), 403, 'forbidden');
+    expectProblem(await t.request('POST', '/api/workspaces', { token, body: { name: 'x' } }), 403, 'forbidden');
+  });
+
+  it('issues owd_ tokens shown once, stored only as a SHA-256 hash, listed with name, prefix and last use', async () => {
+    const { workspaceId, token, tokenId } = await createWorkspace(t);
+    expect(token).toMatch(/^owd_[A-Za-z0-9_-]{43}$/);
+    expect((await t.request('GET', '/api/goals', { token })).status).toBe(200);
+
+    const list = await t.request('GET', `/api/workspaces/${workspaceId}/tokens`, { token: t.adminToken });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([{
+      id: tokenId, workspaceId, name: 'ci', prefix: token.slice(0, 12), createdAt: expect.any(String),
+      lastUsedAt: expect.any(String), revokedAt: null,
+    }]);
+    expect(list.text).not.toContain(token);
+
+    const rows: Record<string, unknown>[] = await t.app.get(DataSource).query(`SELECT * FROM manifest_api.api_tokens WHERE id = $1`, [tokenId]);
+    expect(rows[0]['token_hash']).toBe(createHash('sha256').update(token).digest('hex'));
+    expect(JSON.stringify(rows)).not.toContain(token);
+  });
+
+  it('refuses a revoked token with 401', async () => {
+    const { workspaceId, token, tokenId } = await createWorkspace(t);
+    const revoked = await t.request('DELETE', `/api/workspaces/${workspaceId}/tokens/${tokenId}`, { token: t.adminToken });
+    expect(revoked.status).toBe(204);
+    expectProblem(await t.request('GET', '/api/goals', { token }), 401, 'unauthorized');
+  });
+
+  it('never lets a token reach another workspace\'s goal: 404 as if it did not exist', async () => {
+    const a = await createWorkspace(t, 'A');
+    const b = await createWorkspace(t, 'B');
+    const goal = await t.request('POST', '/api/goals', { token: a.token, body: { name: 'A goal', sourceLang: 'en' } });
+    expect(goal.status).toBe(201);
+    expectProblem(await t.request('GET', `/api/goals/${goal.body.id}`, { token: b.token }), 404, 'not-found');
+    expectProblem(await t.request('PATCH', `/api/goals/${goal.body.id}`, { token: b.token, body: { name: 'stolen' } }), 404, 'not-found');
+    expectProblem(await t.request('DELETE', `/api/goals/${goal.body.id}`, { token: b.token }), 404, 'not-found');
+    expect((await t.request('GET', '/api/goals', { token: b.token })).body).toEqual([]);
+    expectProblem(await t.request('GET', '/api/goals/not-a-uuid', { token: a.token }), 404, 'not-found');
+  });
+
+  describe('request bodies', () => {
+    let token: string;
+    beforeAll(async () => ({ token } = await createWorkspace(t)));
+
+    it('refuses a body over 1 MiB with 413', async () => {
+      const res = await t.request('POST', '/api/goals', { token, raw: JSON.stringify({ name: 'x'.repeat(1024 * 1024), sourceLang: 'en' }), headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 413, 'payload-too-large');
+    });
+
+    it('refuses a body that is not application/json with 415', async () => {
+      const res = await t.request('POST', '/api/goals', { token, raw: 'name=x&sourceLang=en', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expectProblem(res, 415, 'unsupported-media-type');
+      expectProblem(await t.request('POST', '/api/goals', { token, raw: '{}', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported-media-type');
+    });
+
+    it('refuses malformed JSON with 400 without echoing the body', async () => {
+      const res = await t.request('POST', '/api/goals', { token, raw: '{"name": "leak-me", oops}', headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 400, 'malformed-json');
+      expect(res.text).not.toContain('leak-me');
+    });
+
+    it('refuses unknown fields with 400 naming each of them', async () => {
+      const res = await t.request('POST', '/api/goals', { token, body: { name: 'x', sourceLang: 'en', colour: 'red', deliveryMode: 'production' } });
+      expectProblem(res, 400, 'validation-error');
+      expect(res.body.errors).toEqual(expect.arrayContaining([
+        { field: 'colour', message: expect.stringMatching(/should not exist/) },
+        { field: 'deliveryMode', message: expect.stringMatching(/should not exist/) },
+      ]));
+    });
+
+    it('refuses a __proto__ key, top-level or nested, with 400', async () => {
+      for (const raw of ['{"name":"x","sourceLang":"en","__proto__":{"admin":true}}', '{"name":"x","sourceLang":"en","fieldDefaults":{"__proto__":{"a":1}}}']) {
+        const res = await t.request('POST', '/api/goals', { token, raw, headers: { 'content-type': 'application/json' } });
+        expectProblem(res, 400, 'validation-error');
+        expect(res.body.errors).toEqual([{ field: '__proto__', message: expect.any(String) }]);
+      }
+    });
+
+    it('refuses a missing body or a JSON array where an object is expected with 400', async () => {
+      expectProblem(await t.request('POST', '/api/goals', { token }), 400, 'validation-error');
+      expectProblem(await t.request('POST', '/api/goals', { token, body: [{ name: 'x', sourceLang: 'en' }] }), 400, 'validation-error');
+    });
+
+    it('names wrong types and missing fields', async () => {
+      const res = await t.request('POST', '/api/goals', { token, body: { name: 3, sourceLang: 'English!' } });
+      expectProblem(res, 400, 'validation-error');
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['name', 'sourceLang']));
+    });
+  });
+
+  it('answers an unknown route with a 404 problem', async () => {
+    const { token } = await createWorkspace(t);
+    expectProblem(await t.request('GET', '/api/nothing-here', { token }), 404, 'not-found');
+  });
+
+  it('limits requests per token and answers 429 with Retry-After, leaving other tokens alone', async () => {
+    const hot = await createWorkspace(t, 'hot');
+    const calm = await createWorkspace(t, 'calm');
+    let limited: HttpAnswer | undefined;
+    for (let i = 0; i < 150 && !limited; i += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, () => t.request('GET', '/api/goals', { token: hot.token })));
+      limited = batch.find((r) => r.status === 429);
+    }
+    expect(limited).toBeDefined();
+    expectProblem(limited as HttpAnswer, 429, 'rate-limited');
+    expect(Number((limited as HttpAnswer).headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await t.request('GET', '/api/goals', { token: calm.token })).status).toBe(200);
+  });
+
+  it('serves /health and /metrics without the api prefix', async () => {
+    expect((await fetch(`${t.baseUrl}/health`)).status).toBe(200);
+    expect(await (await fetch(`${t.baseUrl}/metrics`)).text()).toContain('owd_events_consumed_total');
+  });
+
+  it('serves its OpenAPI document at /api/docs-json, identical to docs/openapi.json, and Swagger UI at /api/docs', async () => {
+    const served = await (await fetch(`${t.baseUrl}/api/docs-json`)).json();
+    expect(served).toEqual(JSON.parse(readFileSync(resolve(__dirname, '../../../docs/openapi.json'), 'utf8')));
+    expect((await fetch(`${t.baseUrl}/api/docs`)).status).toBe(200);
+  });
+
+  it('has no development sink unless DEV_SINK_ENABLED is on (hosted production)', async () => {
+    const { token } = await createWorkspace(t);
+    const goal = (await t.request('POST', '/api/goals', { token, body: { name: 'x', sourceLang: 'en' } })).body;
+    expectProblem(await t.request('POST', '/internal/dev-sink', { raw: '{}', headers: { 'content-type': 'application/json', 'x-sh-goal': goal.id } }), 404, 'not-found');
+    expectProblem(await t.request('GET', `/api/goals/${goal.id}/dev-sink`, { token }), 404, 'not-found');
+  });
+});

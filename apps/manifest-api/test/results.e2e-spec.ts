@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  DeliveryAttempted, DeliveryRequested, ResultStatusChanged, TOPICS,
+  type DeliveryAttemptedPayload, type DeliveryRetryRequestedPayload, type ResultApprovedPayload,
+  type ResultFieldsSetPayload, type ResultRevisedPayload,
+} from '@owd/events';
+import { EventProducer } from '@owd/kafka';
+import { waitFor } from '@owd/testing';
+import { articleContent, NEW_ARTICLE } from './support/fixtures';
+import { TopicReader } from './support/topic-reader';
+import { createWorkspace, startTestApp, type HttpAnswer, type TestApp } from './support/test-app';
+
+describe('manifest-api results', () => {
+  let t: TestApp;
+  let reader: TopicReader;
+  let token: string;
+  let goalId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    reader = await new TopicReader(t.brokers, t.prefix, [TOPICS.RESULT_REVISED, TOPICS.RESULT_WORKFLOW]).start();
+    ({ token } = await createWorkspace(t));
+    goalId = (await t.request('POST', '/api/goals', { token, body: { name: 'Economy', sourceLang: 'en' } })).body.id;
+  });
+
+  afterAll(async () => {
+    await reader?.stop();
+    await t?.close();
+  });
+
+  const createResult = async (overrides: Record<string, unknown> = {}) => {
+    const res = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent(overrides) });
+    expect(res.status).toBe(201);
+    return res.body as { id: string; revision: number; workflowExecution: string };
+  };
+  const revised = (resultId: string, revision: number) =>
+    reader.waitFor<ResultRevisedPayload>('result.revised', (p) => p.resultId === resultId && p.revision === revision, `result.revised ${revision}`);
+
+  it('accepts a result as revision 1 whose execution is the result id, and publishes result.revised', async () => {
+    const res = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent() });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      id: expect.stringMatching(/^res_[0-9a-f]{32}$/), goalId, revision: 1, parentExecution: null, fieldValues: {},
+      state: { status: 'received', revision: 1, missingFields: [], deliveryId: null }, attempts: [],
+      content: { mode: 'article', sourceLang: 'en', title: 'Grain prices fall for a third week' },
+    });
+    expect(res.body.workflowExecution).toBe(res.body.id);
+
+    const event = await revised(res.body.id, 1);
+    expect(event.key).toBe(res.body.id);
+    expect(event.payload).toMatchObject({ goalId, revision: 1, textOnlyChange: false, fieldValues: {} });
+    expect(event.payload.content).toMatchObject({
+      resultId: res.body.id, revision: 1, workflowExecution: res.body.id, parentExecution: null, newArticles: [],
+      executedAt: '2026-11-21T10:00:00+00:00', sourceLang: 'en', image: null, aiModel: 'gpt-4.1',
+    });
+  });
+
+  it('numbers content changes: a text change is revision 2, the same content again nothing, new articles revision 3', async () => {
+    const first = await createResult();
+    const text = await t.request('PUT', `/api/results/${first.id}/content`, { token, body: articleContent({ title: 'Grain prices fall again' }) });
+    expect(text.status).toBe(200);
+    expect(text.body).toMatchObject({ revision: 2, parentExecution: null, workflowExecution: expect.stringMatching(/^exe_/), state: { status: 'received', revision: 2 } });
+    const second = await revised(first.id, 2);
+    expect(second.payload).toMatchObject({ textOnlyChange: true, content: { revision: 2, parentExecution: null, newArticles: [], title: 'Grain prices fall again' } });
+
+    const again = await t.request('PUT', `/api/results/${first.id}/content`, { token, body: articleContent({ title: 'Grain prices fall again' }) });
+    expect(again.body.revision).toBe(2);
+
+    const content = articleContent({ title: 'Grain prices fall again', articles: [...(articleContent()['articles'] as object[]), NEW_ARTICLE], newArticles: [NEW_ARTICLE.id] });
+    const cluster = await t.request('PUT', `/api/results/${first.id}/content`, { token, body: content });
+    expect(cluster.body).toMatchObject({ revision: 3, parentExecution: text.body.workflowExecution });
+    const third = await revised(first.id, 3);
+    expect(third.payload).toMatchObject({ textOnlyChange: false, content: { parentExecution: text.body.workflowExecution, newArticles: [NEW_ARTICLE.id] } });
+
+    const [{ n }] = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM manifest_api.outbox WHERE message_key = $1`, [first.id]);
+    expect(n).toBe(3);
+  });
+
+  it('refuses content that breaks a rule with 422 and malformed content with 400 naming nested paths', async () => {
+    const noBody = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent({ body: null }) });
+    expect(noBody.status).toBe(422);
+    expect(noBody.body.errors).toEqual([{ field: 'body', message: expect.any(String) }]);
+
+    const result = await createResult();
+    const unknownArticle = await t.request('PUT', `/api/results/${result.id}/content`, { token, body: articleContent({ newArticles: ['art_404'] }) });
+    expect(unknownArticle.status).toBe(422);
+    expect(unknownArticle.body.errors).toEqual([{ field: 'newArticles[0]', message: expect.any(String) }]);
+
+    const sections = [{ key: 'main', type: 'content', blocks: [{ type: 'paragraph', text: 'x', colour: 'red' }, { type: 'marquee', text: 'x' }] }];
+    const nested = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent({ sections, steps: { draft: { text: 'x' } } }) });
+    expect(nested.status).toBe(400);
+    expect(nested.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['sections[0].blocks[0].colour', 'sections[0].blocks[1].type', 'steps']));
+  });
+
+  it('keeps results inside their workspace', async () => {
+    const result = await createResult();
+    const other = await createWorkspace(t, 'Other');
+    expect((await t.request('GET', `/api/results/${result.id}`, { token: other.token })).status).toBe(404);
+    expect((await t.request('POST', `/api/goals/${goalId}/results`, { token: other.token, body: articleContent() })).status).toBe(404);
+    expect((await t.request('GET', `/api/goals/${goalId}/results`, { token: other.token })).status).toBe(404);
+    const list = await t.request('GET', `/api/goals/${goalId}/results?limit=100`, { token });
+    expect(list.body.map((r: { id: string }) => r.id)).toContain(result.id);
+  });
+
+  it('projects readiness and delivery events into the result state and attempt history; retry only after a failure', async () => {
+    const { id: resultId } = await createResult();
+    const producer = t.app.get(EventProducer);
+    const deliveryId = randomUUID();
+    const read = () => t.request('GET', `/api/results/${resultId}`, { token });
+    const until = (status: string) => waitFor(async () => { const r = await read(); return r.body.state.status === status && r; }, { what: `state ${status}` }) as Promise<HttpAnswer>;
+    const attempt = (n: number, over: Partial<DeliveryAttemptedPayload>): DeliveryAttemptedPayload => ({
+      deliveryId, resultId, goalId, revision: 1, attempt: n, targetHost: 'cms.example.com', status: 503, durationMs: 120, outcome: 'retriable',
+      errorClass: 'http_status', errorMessage: 'Service Unavailable', attemptedAt: new Date().toISOString(),
+      nextAttemptAt: new Date(Date.now() + 60_000).toISOString(), conflictRevision: null, final: false, ...over,
+    });
+
+    await producer.emit(ResultStatusChanged, { resultId, goalId, revision: 1, status: 'needs_approval', reason: 'required field desk has no value', missingFields: ['desk'] }, { correlationId: resultId });
+    expect((await until('needs_approval')).body.state).toMatchObject({ reason: 'required field desk has no value', missingFields: ['desk'] });
+
+    const retryTooEarly = await t.request('POST', `/api/results/${resultId}/retry`, { token });
+    expect(retryTooEarly.status).toBe(409);
+
+    await producer.emit(DeliveryRequested, { deliveryId, resultId, goalId, revision: 1, bodyBase64: 'e30=', bodySha256: 'a'.repeat(64), executedAt: '2026-11-21T10:00:00.000Z', reason: 'first' }, { correlationId: resultId });
+    expect((await until('delivering')).body.state.deliveryId).toBe(deliveryId);
+
+    await producer.emit(DeliveryAttempted, attempt(1, {}), { correlationId: resultId });
+    expect((await until('retry_scheduled')).body.state.lastError).toMatchObject({ status: 503, outcome: 'retriable' });
+    await producer.emit(DeliveryAttempted, attempt(2, {}), { correlationId: resultId });
+    await producer.emit(DeliveryAttempted, attempt(3, { status: null, errorClass: 'timeout', errorMessage: 'no answer within 30 s', nextAttemptAt: null, final: true }), { correlationId: resultId });
+    const failed = await until('failed');
+    expect(failed.body.state.lastError).toMatchObject({ status: null, errorClass: 'timeout', errorMessage: 'no answer within 30 s' });
+    expect(failed.body.attempts.map((a: { attempt: number; outcome: string; final: boolean }) => [a.attempt, a.outcome, a.final])).toEqual([[1, 'retriable', false], [2, 'retriable', false], [3, 'retriable', true]]);
+    expect(failed.body.attempts[0]).toMatchObject({ deliveryId, revision: 1, status: 503, durationMs: 120, errorClass: 'http_status', targetHost: 'cms.example.com' });
+
+    const retry = await t.request('POST', `/api/results/${resultId}/retry`, { token });
+    expect(retry.status).toBe(202);
+    expect(retry.body.state.status).toBe('retry_requested');
+    const requested = await reader.waitFor<DeliveryRetryRequestedPayload>('delivery.retry-requested', (p) => p.resultId === resultId);
+    expect(requested.payload).toEqual({ resultId, goalId, deliveryId });
+    expect((await t.request('POST', `/api/results/${resultId}/retry`, { token })).status).toBe(409);
+
+    await producer.emit(DeliveryAttempted, attempt(1, { status: 200, outcome: 'delivered', errorClass: null, errorMessage: null, nextAttemptAt: null, final: true }), { correlationId: resultId });
+    expect((await until('delivered')).body.state).toMatchObject({ lastError: null, deliveryId });
+    // A late readiness event of the same revision does not undo the delivery.
+    await producer.emit(ResultStatusChanged, { resultId, goalId, revision: 1, status: 'queued', reason: 'ready', missingFields: [], deliveryId }, { correlationId: resultId });
+    const marker = await createResult();
+    await producer.emit(ResultStatusChanged, { resultId: marker.id, goalId, revision: 1, status: 'queued', reason: 'ready', missingFields: [] }, { correlationId: marker.id });
+    await waitFor(async () => (await t.request('GET', `/api/results/${marker.id}`, { token })).body.state.status === 'queued', { what: 'the marker event' });
+    expect((await read()).body.state.status).toBe('delivered');
+  });
+
+  it('approves the current revision once (result.approved) and refuses approving a delivered result', async () => {
+    const { id: resultId } = await createResult();
+    const approved = await t.request('POST', `/api/results/${resultId}/approve`, { token });
+    expect(approved.status).toBe(200);
+    expect(approved.body.state.approvedRevision).toBe(1);
+    expect((await t.request('POST', `/api/results/${resultId}/approve`, { token })).status).toBe(200);
+    const event = await reader.waitFor<ResultApprovedPayload>('result.approved', (p) => p.resultId === resultId);
+    expect(event.payload).toEqual({ resultId, goalId, revision: 1, approvedBy: 'ci' });
+    await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'changed' }) });
+    // The dispatcher's news, short-cut: the new revision was delivered.
+    await t.app.get(DataSource).query(`UPDATE manifest_api.results SET state = 'delivered' WHERE id = $1`, [resultId]);
+    const refused = await t.request('POST', `/api/results/${resultId}/approve`, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.body.type).toBe('https://owd.dev/problems/not-approvable');
+    expect(reader.all('result.approved', (p: ResultApprovedPayload) => p.resultId === resultId)).toHaveLength(1);
+  });
+
+  it('validates per-result field values against the contract fields (422 naming the field) and publishes result.fields-set', async () => {
+    const contract = await t.request('PUT', `/api/goals/${goalId}/contract`, { token, body: { sectionTypes: ['content'], blockTypes: ['paragraph'], fields: [
+      { key: 'desk', label: 'Desk', type: 'text', required: true },
+      { key: 'breaking', label: 'Breaking', type: 'bool' },
+      { key: 'category', label: 'Category', type: 'enum', options: [{ value: 'eco', label: 'Economy' }] },
+    ] } });
+    expect(contract.status).toBe(200);
+    const { id: resultId } = await createResult();
+    const put = (values: Record<string, unknown>) => t.request('PUT', `/api/results/${resultId}/fields`, { token, body: { values } });
+
+    for (const [values, field] of [[{ colour: 'red' }, 'values.colour'], [{ breaking: 'yes' }, 'values.breaking'], [{ category: 'sport' }, 'values.category']] as const) {
+      const res = await put(values);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ type: 'https://owd.dev/problems/invalid-field-values', errors: [{ field }] });
+    }
+    const ok = await put({ desk: 'Economy', breaking: true, category: 'eco' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.fieldValues).toEqual({ desk: 'Economy', breaking: true, category: 'eco' });
+    const event = await reader.waitFor<ResultFieldsSetPayload>('result.fields-set', (p) => p.resultId === resultId);
+    expect(event.payload).toEqual({ resultId, goalId, values: { desk: 'Economy', breaking: true, category: 'eco' } });
+    await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'with fields' }) });
+    expect((await revised(resultId, 2)).payload.fieldValues).toEqual({ desk: 'Economy', breaking: true, category: 'eco' });
+  });
+});

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON, or undefined for an empty or non-JSON body. */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is instead of JSON.stringify(body). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: INestApplication;
+  baseUrl: string;
+  adminToken: string;
+  db: TestDatabase;
+  prefix: string;
+  brokers: string[];
+  /** Every response body this app sent in the test file (for "the secret is never echoed"). */
+  responseBodies: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+/** Boots manifest-api on a fresh database and topic prefix, with the same HTTP setup as main.ts. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const { prefix, brokers } = await createTestTopics();
+  const adminToken = `adm_${randomBytes(24).toString('hex')}`;
+  Object.assign(process.env, {
+    DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_PREFIX: prefix, MIGRATE_ON_START: 'true', PORT: '3000', // validated, but the test listens on port 0
+    ADMIN_TOKEN: adminToken, SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn', ...env,
+  });
+  // ConfigModule validates process.env when the module is first imported, so it is imported only now.
+  const { AppModule } = await import('../../src/app/app.module');
+  const { configure } = await import('../../src/app/configure');
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
+  configure(app);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const responseBodies: string[] = [];
+
+  async function request(method: string, path: string, options: RequestOptions = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+    let body: string | Buffer | undefined = options.raw;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    responseBodies.push(text);
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  }
+
+  return {
+    app, baseUrl, adminToken, db, prefix, brokers, responseBodies, request,
+    close: async () => {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
+
+/** A workspace with one API token, made through the admin API. */
+export async function createWorkspace(t: TestApp, name = 'Newsroom'): Promise<{ workspaceId: string; token: string; tokenId: string }> {
+  const ws = await t.request('POST', '/api/workspaces', { token: t.adminToken, body: { name } });
+  if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${ws.text}`);
+  const tok = await t.request('POST', `/api/workspaces/${ws.body.id}/tokens`, { token: t.adminToken, body: { name: 'ci' } });
+  if (tok.status !== 201) throw new Error(`token: ${tok.status} ${tok.text}`);
+  return { workspaceId: ws.body.id, token: tok.body.token, tokenId: tok.body.id };
+}
