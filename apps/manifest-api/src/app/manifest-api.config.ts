@@ -58,6 +58,10 @@ export class ManifestApiConfig extends BaseServiceConfig {
   @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
   RATE_LIMIT_PER_MINUTE = 600;
 
+  /** Time limit of one Send test request, headers and body together (§8). */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  ATTEMPT_TIMEOUT_MS = 30_000;
+
   /** Development sink for Send test / Test mode; never on in hosted production (§1). */
   @Transform(toBool) @IsBoolean()
   DEV_SINK_ENABLED = false;

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CapabilityReported } from '@owd/events';
+import { Outbox } from '@owd/kafka';
 import type { ReceiverField } from '@owd/payload';
 import { GoalStore } from '../goals/goal-store.service';
 import { problems } from '../http/problem';
@@ -34,7 +36,12 @@ function checkedFields(fields: readonly ReportedFieldDto[], slug: string): Recei
  */
 @Injectable()
 export class ContractsService {
-  constructor(private readonly dataSource: DataSource, private readonly goals: GoalStore, private readonly contracts: ContractStore) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly goals: GoalStore,
+    private readonly contracts: ContractStore,
+    private readonly outbox: Outbox,
+  ) {}
 
   async report(workspaceId: string, goalId: string, dto: TargetManifestDto): Promise<ReportOutcome> {
     const fields = checkedFields(dto.fields ?? [], 'invalid-capability-report');
@@ -61,6 +68,11 @@ export class ContractsService {
       } else if (applies && contract && canonicalJson(contract.fields) !== canonicalJson(fields)) {
         await this.contracts.save(m, goal, contract, { ...contract, fields }, now);
       }
+      // Every report, changed or not: the notifier needs to know the receiver is still reporting.
+      await this.outbox.add(m, CapabilityReported, {
+        goalId, workspaceId, source: dto.source ?? 'plugin', sectionTypes, blockTypes,
+        fieldKeys: fields.map((f) => f.key), reportedAt: now.toISOString(),
+      }, { correlationId: goalId });
       return { source, contractEstablished: applies && !contract, newCapabilities, appliedFields: applies };
     });
   }

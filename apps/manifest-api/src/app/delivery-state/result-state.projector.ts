@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
 import {
   DeliveryAttempted, DeliveryRequested, ResultStatusChanged,
@@ -17,10 +16,9 @@ export const RESULT_STATE_GROUP = 'manifest-api.result-state';
 export class ResultStateProjector {
   private readonly logger = new Logger(ResultStateProjector.name);
 
-  constructor(messaging: MessagingService, config: ConfigService) {
+  constructor(messaging: MessagingService) {
     messaging.consume({
-      // Deployments (and test runs) that share a cluster through topic prefixes must not share a group.
-      groupId: `${config.get<string>('KAFKA_TOPIC_PREFIX') ?? ''}${RESULT_STATE_GROUP}`,
+      groupId: RESULT_STATE_GROUP,
       events: [ResultStatusChanged, DeliveryRequested, DeliveryAttempted],
       handle: (envelope, manager) => this.handle(envelope, manager),
     });

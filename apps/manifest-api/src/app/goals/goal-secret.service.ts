@@ -15,6 +15,11 @@ export class GoalSecretService {
     this.box = new SecretBox(parseEncryptionKey(config.get('SECRET_ENCRYPTION_KEY', { infer: true })));
   }
 
+  /** The clear secret, only for signing a Send test in this process; never returned by the API. */
+  reveal(goal: GoalEntity): string | null {
+    return goal.secretSealed === null ? null : this.box.open(goal.secretSealed, goal.id);
+  }
+
   set(workspaceId: string, goalId: string, secret: string): Promise<GoalEntity> {
     return this.dataSource.transaction(async (m) => {
       const goal = await this.store.lock(m, workspaceId, goalId);

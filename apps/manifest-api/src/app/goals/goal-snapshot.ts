@@ -18,5 +18,6 @@ export function goalSnapshot(goal: GoalEntity): GoalChangedPayload {
     secondLanguage: goal.secondLanguage,
     publishPolicy: goal.publishPolicy,
     fieldDefaults: goal.fieldDefaults,
+    ownerEmail: goal.ownerEmail,
   };
 }

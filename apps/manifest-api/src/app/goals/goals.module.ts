@@ -11,6 +11,6 @@ import { TargetPolicyService } from './target-policy.service';
   imports: [AccessModule],
   controllers: [GoalsController],
   providers: [GoalsService, GoalSecretService, GoalStore, TargetPolicyService],
-  exports: [GoalsService, GoalStore, TargetPolicyService],
+  exports: [GoalsService, GoalStore, TargetPolicyService, GoalSecretService],
 })
 export class GoalsModule {}

@@ -42,7 +42,7 @@ export class EventConsumer {
     private readonly spec: ConsumerSpec,
     allEvents: readonly EventDefinition[],
   ) {
-    this.consumer = kafka.consumer({ groupId: spec.groupId, allowAutoTopicCreation: false, sessionTimeout: spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000 });
+    this.consumer = kafka.consumer({ groupId: namer.group(spec.groupId), allowAutoTopicCreation: false, sessionTimeout: spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000 });
     this.definitions = definitionMap(allEvents);
     this.handled = new Set(spec.events.map((d) => `${d.type}@${d.schemaVersion}`));
   }

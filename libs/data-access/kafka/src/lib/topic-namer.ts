@@ -12,6 +12,11 @@ export class TopicNamer {
     return `${this.prefix}${deadLetterTopic(topic)}`;
   }
 
+  /** Deployments (and test runs) that share a cluster through prefixes must not share consumer groups. */
+  group(groupId: string): string {
+    return `${this.prefix}${groupId}`;
+  }
+
   logical(brokerTopic: string): string {
     return brokerTopic.startsWith(this.prefix) ? brokerTopic.slice(this.prefix.length) : brokerTopic;
   }

@@ -1,0 +1,75 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
+import { randomUUID } from 'node:crypto';
+import { checkTarget, createGuardedAgent, parseAllowCidrs, type AddressPolicy } from '@owd/address-guard';
+import { sendAttempt } from '@owd/http-delivery';
+import { buildPayload } from '@owd/payload';
+import { buildDeliveryHeaders } from '@owd/signer';
+import { GoalSecretService } from '../goals/goal-secret.service';
+import { GoalStore } from '../goals/goal-store.service';
+import { GoalsService } from '../goals/goals.service';
+import { problems } from '../http/problem';
+import type { ManifestApiConfig } from '../manifest-api.config';
+import { sampleInput } from './sample-result';
+import type { SendTestReportView } from './send-test.views';
+
+/**
+ * Send test (§1): one sample event over the same route as a real delivery — address restriction at save
+ * and at connect time, signer, §2.1 headers, 30 s limit, no redirects — to the saved or a typed URL,
+ * whatever the delivery mode. A 2xx from the saved URL verifies it (Send immediately may then be switched on).
+ */
+@Injectable()
+export class SendTestService implements OnApplicationShutdown {
+  private readonly policy: AddressPolicy;
+  private readonly agent;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly goals: GoalsService,
+    private readonly store: GoalStore,
+    private readonly secrets: GoalSecretService,
+    config: ConfigService<ManifestApiConfig, true>,
+  ) {
+    this.policy = { allowCidrs: parseAllowCidrs(config.get('ALLOWED_TARGET_CIDRS', { infer: true })) };
+    this.agent = createGuardedAgent(this.policy, { keepAliveTimeout: 1_000 });
+    this.timeoutMs = config.get('ATTEMPT_TIMEOUT_MS', { infer: true });
+  }
+
+  async send(workspaceId: string, goalId: string, typedUrl: string | undefined, now = new Date()): Promise<SendTestReportView> {
+    const goal = await this.store.find(workspaceId, goalId);
+    const url = typedUrl ?? goal.recipientUrl;
+    if (!url) throw problems.unprocessable('no-recipient-url', 'No recipient URL', 'Save a recipient URL or pass `url` to test one.', [{ field: 'url', message: 'required when the goal has no recipient URL' }]);
+
+    const verdict = await checkTarget(url, this.policy);
+    if (!verdict.ok) {
+      return { outcome: 'refused', sent: false, request: null, response: null, durationMs: 0, errorClass: 'address_refused',
+        errorMessage: verdict.reason, rule: verdict.rule, address: verdict.address ?? null, verified: false };
+    }
+    const resultId = `test_${randomUUID()}`;
+    const { body } = buildPayload(sampleInput(resultId, goal, now));
+    const secret = this.secrets.reveal(goal);
+    const headers = buildDeliveryHeaders({ resultId, deliveryId: randomUUID(), timestamp: Math.floor(now.getTime() / 1000), rawBody: body, secret });
+    const attempt = await sendAttempt({ url, body, headers, dispatcher: this.agent, timeoutMs: this.timeoutMs });
+
+    const verified = attempt.outcome === 'delivered' && url === goal.recipientUrl && (await this.goals.markVerified(goal.id, url));
+    const shown = { ...headers };
+    if (shown['Authorization']) shown['Authorization'] = 'Bearer [secret]';
+    return {
+      outcome: attempt.outcome,
+      sent: attempt.status !== null,
+      request: { url, headers: shown, body: body.toString('utf8') },
+      response: attempt.status === null ? null
+        : { status: attempt.status, headers: attempt.headers, body: attempt.body, truncated: attempt.bodyTruncated },
+      durationMs: attempt.durationMs,
+      errorClass: attempt.errorClass,
+      errorMessage: attempt.errorMessage,
+      rule: attempt.refusedRule,
+      address: null,
+      verified,
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.agent.close();
+  }
+}
