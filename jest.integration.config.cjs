@@ -5,8 +5,8 @@ module.exports = {
   displayName: 'integration',
   preset: './jest.preset.js',
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs'],
-  testMatch: ['**/test/**/*.e2e-spec.ts'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/e2e'],
+  testMatch: ['**/test/**/*.e2e-spec.ts', '<rootDir>/e2e/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   testTimeout: 90_000,
 };

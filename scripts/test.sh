@@ -15,7 +15,10 @@ npx tsc -p tsconfig.check.json --noEmit
 say "unit tests"
 npx jest --config jest.unit.config.cjs --ci --json --outputFile=test-artifacts/unit.json
 
-say "integration tests (real Kafka, real PostgreSQL)"
+say "build (the system tests run the built services as processes)"
+npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier --output-style=static
+
+say "integration and system tests (real Kafka, real PostgreSQL, services as processes)"
 npx jest --config jest.integration.config.cjs --ci --runInBand --json --outputFile=test-artifacts/integration.json
 
 node -e '
