@@ -1,0 +1,170 @@
+import {
+  Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap,
+} from '@nestjs/common';
+import type { AttemptResult } from '@owd/http-delivery';
+import { AttemptRecorder } from './attempt-recorder.service';
+import { AttemptSender, NOT_SENT, notSent } from './attempt-sender.service';
+import { CLOCK, type Clock } from './clock';
+import { DeliveryRepository } from './delivery.repository';
+import { deliveryMetrics } from './delivery.metrics';
+import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
+import { OriginLimiter } from './origin-limiter';
+import { WorkQueue, type ClaimedWork } from './work-queue.repository';
+
+/** A row claimed this often has taken its workers down with it (or overrun every lease): give up on it. */
+const MAX_CLAIMS = 5;
+/** How soon an attempt whose goal settings have not arrived yet looks again. */
+const GOAL_RECHECK_MS = 1_000;
+const DEPTH_EVERY_MS = 5_000;
+
+/**
+ * Claims due attempts and sends them, at most DISPATCH_CONCURRENCY at once and DISPATCH_PER_ORIGIN per
+ * origin, so a slow receiver only ever holds its own slots. Nothing here runs inside a Kafka handler.
+ * SIGTERM: stop claiming, let the attempts in flight finish (each is bounded by the attempt timeout)
+ * and record them; MessagingService then drains the consumers and publishes the outbox.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(DeliveryWorker.name);
+  private readonly limiter: OriginLimiter;
+  private readonly inFlight = new Set<Promise<void>>();
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private pendingWake = false;
+  private lastDepthAt = 0;
+
+  constructor(
+    @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly queue: WorkQueue,
+    private readonly deliveries: DeliveryRepository,
+    private readonly sender: AttemptSender,
+    private readonly recorder: AttemptRecorder,
+  ) {
+    this.limiter = new OriginLimiter(settings.perOrigin);
+  }
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async beforeApplicationShutdown(signal?: string): Promise<void> {
+    this.running = false;
+    this.kick();
+    await this.loop;
+    this.logger.log({ msg: 'delivery worker stopped claiming; finishing attempts in flight', inFlight: this.inFlight.size, signal });
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Attempts being sent or recorded right now. */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  kick = (): void => {
+    this.pendingWake = true;
+    this.wake?.();
+  };
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      const free = this.settings.concurrency - this.inFlight.size;
+      let claimed = 0;
+      if (free > 0) {
+        try {
+          const work = await this.queue.claim({
+            limit: free,
+            freeByOrigin: this.limiter.freeSlots(),
+            perOrigin: this.settings.perOrigin,
+            leaseMs: this.settings.leaseMs,
+            workerId: this.settings.workerId,
+          });
+          for (const item of work) this.start(item);
+          claimed = work.length;
+          await this.updateDepth();
+        } catch (err) {
+          this.logger.warn({ msg: 'claiming due attempts failed; trying again', err: (err as Error).message });
+          await this.sleep(1_000);
+          continue;
+        }
+      }
+      // More may be due right away; otherwise wait for the poll or for a slot to free up.
+      if (claimed === 0 || this.inFlight.size >= this.settings.concurrency) await this.sleep(this.settings.pollMs);
+    }
+  }
+
+  private start(work: ClaimedWork): void {
+    this.limiter.acquire(work.originKey);
+    deliveryMetrics.inFlight.inc();
+    const task: Promise<void> = this.attempt(work)
+      .catch((err: unknown) => {
+        // The claim stays until its lease expires; then the attempt is made again with the same bytes.
+        this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err: (err as Error).message });
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.limiter.release(work.originKey);
+        deliveryMetrics.inFlight.dec();
+        this.kick();
+      });
+    this.inFlight.add(task);
+  }
+
+  private async attempt(work: ClaimedWork): Promise<void> {
+    const loaded = await this.deliveries.load(work.deliveryId);
+    if (!loaded) return;
+    const { delivery, goal } = loaded;
+    const attemptedAt = this.clock.now();
+    let result: AttemptResult;
+    if (work.claims > MAX_CLAIMS) {
+      result = notSent('', NOT_SENT.ABANDONED, `the attempt was interrupted ${work.claims - 1} times; given up`);
+    } else if (!goal) {
+      if (attemptedAt.getTime() - delivery.createdAt.getTime() < this.settings.goalWaitMs) {
+        await this.queue.postpone(work, GOAL_RECHECK_MS);
+        return;
+      }
+      result = notSent('', NOT_SENT.GOAL_UNKNOWN, "the goal's delivery settings never arrived");
+    } else {
+      result = await this.sender.send(delivery, goal);
+    }
+    const recorded = await this.recorder.record(work, delivery, result, attemptedAt);
+    if (!recorded) {
+      this.logger.warn({ msg: 'attempt not recorded: its lease was taken over', deliveryId: work.deliveryId, attempt: work.attempt });
+      return;
+    }
+    deliveryMetrics.attempts.inc({ outcome: result.outcome });
+    deliveryMetrics.duration.observe({ outcome: result.outcome }, result.durationMs / 1000);
+    if (result.refusedRule) deliveryMetrics.refused.inc({ rule: result.refusedRule });
+    this.logger.log({
+      msg: 'delivery attempted', deliveryId: delivery.deliveryId, resultId: delivery.resultId, series: work.series,
+      attempt: work.attempt, outcome: result.outcome, status: result.status, errorClass: result.errorClass,
+      durationMs: result.durationMs, targetHost: result.targetHost, final: recorded.settlement.final,
+    });
+  }
+
+  private async updateDepth(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastDepthAt < DEPTH_EVERY_MS) return;
+    this.lastDepthAt = now;
+    deliveryMetrics.queueDepth.set(await this.queue.depth());
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.pendingWake) {
+      this.pendingWake = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.pendingWake = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+}

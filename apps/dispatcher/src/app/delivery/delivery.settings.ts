@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { ConfigService } from '@nestjs/config';
+import { parseAllowCidrs, type AddressPolicy } from '@owd/address-guard';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '@owd/http-delivery';
+
+/** The dispatcher's delivery settings, read once from the validated configuration. */
+export interface DeliverySettings {
+  policy: AddressPolicy;
+  attemptTimeoutMs: number;
+  retryDelaysMs: readonly number[];
+  concurrency: number;
+  perOrigin: number;
+  pollMs: number;
+  devSinkUrl: string | null;
+  maxResponseBytes: number;
+  /** A claimed attempt whose worker is silent this long is claimed again (crash safety). */
+  leaseMs: number;
+  /** How long an attempt waits for the goal's settings to arrive before it fails. */
+  goalWaitMs: number;
+  /** Identifies this process in claimed work rows (for operators; ownership is by claim token). */
+  workerId: string;
+}
+
+export const DELIVERY_SETTINGS = Symbol('DELIVERY_SETTINGS');
+
+export function deliverySettingsFrom(config: ConfigService): DeliverySettings {
+  const attemptTimeoutMs = config.getOrThrow<number>('ATTEMPT_TIMEOUT_MS');
+  const devSink = config.get<string>('DEV_SINK_URL') ?? '';
+  return {
+    policy: { allowCidrs: parseAllowCidrs(config.get<string>('ALLOWED_TARGET_CIDRS')) },
+    attemptTimeoutMs,
+    retryDelaysMs: config.getOrThrow<number[]>('RETRY_DELAYS_MS'),
+    concurrency: config.getOrThrow<number>('DISPATCH_CONCURRENCY'),
+    perOrigin: config.getOrThrow<number>('DISPATCH_PER_ORIGIN'),
+    pollMs: config.getOrThrow<number>('DISPATCH_POLL_MS'),
+    devSinkUrl: devSink === '' ? null : devSink,
+    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    // Long enough that a live worker always finishes (the attempt is bounded by its timeout) first.
+    leaseMs: attemptTimeoutMs + 30_000,
+    goalWaitMs: 5 * 60_000,
+    workerId: `${process.pid}-${randomUUID().slice(0, 8)}`,
+  };
+}

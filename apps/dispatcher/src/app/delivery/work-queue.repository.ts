@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+const S = '"dispatcher"';
+
+/** One claimed row of `attempts_due`: attempt `attempt` of series `series` of a delivery. */
+export interface ClaimedWork {
+  deliveryId: string;
+  series: number;
+  attempt: number;
+  claimToken: string;
+  /** How often this row has been claimed; more than once means a worker died or overran its lease. */
+  claims: number;
+  causationId: string | null;
+  originKey: string;
+}
+
+interface ClaimRow {
+  delivery_id: string;
+  series: number;
+  attempt: number;
+  claim_token: string;
+  claims: number;
+  causation_id: string | null;
+  origin_key: string;
+}
+
+export interface ClaimRequest {
+  limit: number;
+  /** Free slots of the origins that already have attempts in flight here; others get `perOrigin`. */
+  freeByOrigin: Record<string, number>;
+  perOrigin: number;
+  leaseMs: number;
+  workerId: string;
+}
+
+/** The dispatcher's work queue: due attempts, claimed under a lease so a crashed worker's work comes back. */
+@Injectable()
+export class WorkQueue {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Claims up to `limit` due rows, at most the free slots of each origin, oldest first, skipping rows
+   * other workers hold. Each origin is read through its own index range, so a backlog to one slow
+   * receiver never hides another receiver's work.
+   */
+  async claim(request: ClaimRequest): Promise<ClaimedWork[]> {
+    if (request.limit <= 0) return [];
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+    const [rows]: [ClaimRow[], number] = await this.dataSource.query(
+      `WITH origins AS (
+         SELECT DISTINCT origin_key FROM ${S}.attempts_due
+          WHERE due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+       ), picked AS (
+         SELECT c.delivery_id, c.due_at FROM origins o
+          CROSS JOIN LATERAL (
+            SELECT w.delivery_id, w.due_at FROM ${S}.attempts_due w
+             WHERE w.origin_key = o.origin_key AND w.due_at <= now() AND (w.claimed_until IS NULL OR w.claimed_until < now())
+             ORDER BY w.due_at LIMIT GREATEST(COALESCE(($2::jsonb ->> o.origin_key)::int, $3), 0)
+          ) c
+          ORDER BY c.due_at LIMIT $1
+       ), locked AS (
+         SELECT w.delivery_id FROM ${S}.attempts_due w JOIN picked p ON p.delivery_id = w.delivery_id
+          WHERE w.claimed_until IS NULL OR w.claimed_until < now()
+          FOR UPDATE OF w SKIP LOCKED
+       )
+       UPDATE ${S}.attempts_due w
+          SET claimed_until = now() + make_interval(secs => $4), claim_token = gen_random_uuid(),
+              claimed_by = $5, claims = w.claims + 1
+         FROM locked WHERE w.delivery_id = locked.delivery_id
+       RETURNING w.delivery_id, w.series, w.attempt, w.claim_token, w.claims, w.causation_id, w.origin_key`,
+      [request.limit, JSON.stringify(request.freeByOrigin), request.perOrigin, request.leaseMs / 1000, request.workerId],
+    );
+    return rows.map((r) => ({
+      deliveryId: r.delivery_id, series: r.series, attempt: r.attempt, claimToken: r.claim_token,
+      claims: r.claims, causationId: r.causation_id, originKey: r.origin_key,
+    }));
+  }
+
+  /** Gives a claimed row back, due again after `delayMs` (e.g. the goal's settings have not arrived yet). */
+  async postpone(work: ClaimedWork, delayMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ${S}.attempts_due SET due_at = now() + make_interval(secs => $3), claimed_until = NULL, claim_token = NULL
+        WHERE delivery_id = $1 AND claim_token = $2`,
+      [work.deliveryId, work.claimToken, delayMs / 1000],
+    );
+  }
+
+  /** Rows waiting or in flight (the work-queue depth gauge). */
+  async depth(): Promise<number> {
+    const [{ n }] = await this.dataSource.query(`SELECT count(*)::int AS n FROM ${S}.attempts_due`);
+    return n;
+  }
+}

@@ -1,0 +1,309 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { register } from 'prom-client';
+import { DeliveryRetryDue, DeliveryRetryRequested, type DeliveryAttemptedPayload } from '@owd/events';
+import { verify, verifyBearer } from '@owd/signer';
+import { waitFor } from '@owd/testing';
+import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
+import { startReceiver, type ReceivedRequest, type TestReceiver } from './support/receiver';
+
+const SECRET = 'whsec_e2e_3f9a1c7d5b';
+const TIMEOUT_MS = 1_500;
+
+/** The §2.1 headers every attempt of `d` carries, whatever the attempt. */
+function expectDeliveryHeaders(req: ReceivedRequest, d: RequestedDelivery, secret?: string): void {
+  expect(req.method).toBe('POST');
+  expect(req.body.equals(d.body)).toBe(true);
+  expect(req.headers['content-type']).toBe('application/json');
+  expect(req.headers['idempotency-key']).toBe(d.resultId);
+  expect(req.headers['x-sh-delivery']).toBe(d.deliveryId);
+  expect(Math.abs(Number(req.headers['x-sh-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+  if (secret) {
+    expect(verify(secret, req.headers, req.body)).toEqual({ ok: true });
+    expect(verifyBearer(secret, req.headers)).toEqual({ ok: true });
+  } else {
+    expect(req.headers['authorization']).toBeUndefined();
+    expect(req.headers['x-sh-signature']).toBeUndefined();
+  }
+}
+
+function finishedAt(a: DeliveryAttemptedPayload): number {
+  return Date.parse(a.attemptedAt) + a.durationMs;
+}
+
+async function metricValue(name: string, labels: Record<string, string>): Promise<number> {
+  const metric = await register.getSingleMetric(name)?.get();
+  return (metric?.values ?? [])
+    .filter((v) => Object.entries(labels).every(([k, val]) => v.labels[k] === val))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+describe('dispatcher: delivery attempts on a real broker and database', () => {
+  let h: DispatcherHarness;
+  let sink: TestReceiver;
+  const receivers: TestReceiver[] = [];
+  const receiver = async (...args: Parameters<typeof startReceiver>) => {
+    const r = await startReceiver(...args);
+    receivers.push(r);
+    return r;
+  };
+
+  beforeAll(async () => {
+    sink = await receiver();
+    h = await startDispatcher({
+      ALLOWED_TARGET_CIDRS: '127.0.0.0/8',
+      RETRY_DELAYS_MS: '200,400',
+      ATTEMPT_TIMEOUT_MS: String(TIMEOUT_MS),
+      DEV_SINK_URL: `${sink.url}/dev-sink`,
+      DISPATCH_POLL_MS: '50',
+    });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  async function deliveryRow(deliveryId: string): Promise<{ status: string; series: number; last_attempt: number }> {
+    const { rows } = await h.db.query(`SELECT status, series, last_attempt FROM dispatcher.deliveries WHERE delivery_id = $1`, [deliveryId]);
+    return rows[0];
+  }
+
+  async function queuedAndRecorded(deliveryId: string): Promise<{ queued: number; recorded: number }> {
+    const { rows } = await h.db.query(
+      `SELECT (SELECT count(*)::int FROM dispatcher.attempts_due WHERE delivery_id = $1) AS queued,
+              (SELECT count(*)::int FROM dispatcher.attempts WHERE delivery_id = $1) AS recorded`,
+      [deliveryId],
+    );
+    return rows[0];
+  }
+
+  it('delivers the frozen bytes, signed, with every §2.1 header, and publishes the attempt without the secret', async () => {
+    const r = await receiver((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    const goalId = await h.goal({ url: `${r.url}/hooks/in?token=abc`, secret: SECRET });
+    const d = await h.request(goalId, { revision: 4 });
+
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toEqual({
+      deliveryId: d.deliveryId, resultId: d.resultId, goalId, revision: 4, attempt: 1, targetHost: `127.0.0.1:${r.port}`,
+      status: 200, durationMs: expect.any(Number), outcome: 'delivered', errorClass: null, errorMessage: null,
+      attemptedAt: expect.any(String), nextAttemptAt: null, conflictRevision: null, final: true,
+    });
+    expect(r.requests).toHaveLength(1);
+    expect(r.requests[0].path).toBe('/hooks/in?token=abc');
+    expectDeliveryHeaders(r.requests[0], d, SECRET);
+    expect(h.rawAttempted.join('\n')).not.toContain(SECRET);
+    expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'delivered', last_attempt: 1 });
+    expect(await metricValue('owd_deliveries_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('retries 500s with nextAttemptAt per RETRY_DELAYS_MS, resends identical bytes with the same X-SH-Delivery, and fails after attempt 3', async () => {
+    const r = await receiver((_q, res) => res.writeHead(500).end('down'));
+    const goalId = await h.goal({ url: `${r.url}/in`, secret: SECRET });
+    const d = await h.request(goalId);
+
+    const a1 = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a1).toMatchObject({ outcome: 'retriable', errorClass: 'server_error', status: 500, final: false });
+    expect(Date.parse(a1.nextAttemptAt as string) - Date.parse(a1.attemptedAt)).toBe(200);
+
+    await h.emit(DeliveryRetryDue, { deliveryId: d.deliveryId, resultId: d.resultId, attempt: 2, dueAt: a1.nextAttemptAt as string });
+    const a2 = await h.waitForAttempt(d.deliveryId, 2);
+    expect(a2).toMatchObject({ attempt: 2, outcome: 'retriable', final: false });
+    expect(Date.parse(a2.nextAttemptAt as string) - Date.parse(a2.attemptedAt)).toBe(400);
+    expect(r.requests).toHaveLength(2);
+    for (const req of r.requests) expectDeliveryHeaders(req, d, SECRET);
+    expect(r.requests[1].body.equals(r.requests[0].body)).toBe(true);
+
+    await h.emit(DeliveryRetryDue, { deliveryId: d.deliveryId, resultId: d.resultId, attempt: 3, dueAt: a2.nextAttemptAt as string });
+    const a3 = await h.waitForAttempt(d.deliveryId, 3);
+    expect(a3).toMatchObject({ attempt: 3, outcome: 'retriable', status: 500, final: true, nextAttemptAt: null });
+    expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'failed', series: 1, last_attempt: 3 });
+
+    // Manual retry of the failed delivery: same bytes, same X-SH-Delivery, a new series from attempt 1.
+    r.handle((_q, res) => res.writeHead(202).end());
+    await h.emit(DeliveryRetryRequested, { resultId: d.resultId, goalId, deliveryId: d.deliveryId });
+    const manual = await h.waitForAttempt(d.deliveryId, 1, 2);
+    expect(manual).toMatchObject({ attempt: 1, outcome: 'delivered', status: 202, final: true });
+    expect(r.requests).toHaveLength(4);
+    expectDeliveryHeaders(r.requests[3], d, SECRET);
+    expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'delivered', series: 2, last_attempt: 1 });
+    const { rows } = await h.db.query(`SELECT series, attempt FROM dispatcher.attempts WHERE delivery_id = $1 ORDER BY series, attempt`, [d.deliveryId]);
+    expect(rows).toEqual([{ series: 1, attempt: 1 }, { series: 1, attempt: 2 }, { series: 1, attempt: 3 }, { series: 2, attempt: 1 }]);
+  });
+
+  it('fails a 404 permanently, sends no secret headers without a secret, and ignores a stale retry timer', async () => {
+    const r = await receiver((_q, res) => res.writeHead(404).end('no such hook'));
+    const goalId = await h.goal({ url: `${r.url}/gone` });
+    const d = await h.request(goalId);
+
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toMatchObject({ outcome: 'permanent', errorClass: 'client_error', status: 404, final: true, nextAttemptAt: null });
+    expect(a.errorMessage).toBe('receiver answered 404 Not Found');
+    expectDeliveryHeaders(r.requests[0], d);
+
+    const stale = await h.emit(DeliveryRetryDue, { deliveryId: d.deliveryId, resultId: d.resultId, attempt: 2, dueAt: new Date().toISOString() });
+    await h.processed('dispatcher.deliveries', stale.eventId);
+    expect(await queuedAndRecorded(d.deliveryId)).toEqual({ queued: 0, recorded: 1 });
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('reports a 409 carrying an integer revision as a conflict with that revision', async () => {
+    const r = await receiver((_q, res) => res.writeHead(409, { 'content-type': 'application/json' }).end('{"revision":7}'));
+    const goalId = await h.goal({ url: `${r.url}/in` });
+    const d = await h.request(goalId, { revision: 5 });
+    expect(await h.waitForAttempt(d.deliveryId, 1)).toMatchObject({
+      revision: 5, outcome: 'conflict', status: 409, conflictRevision: 7, final: true, nextAttemptAt: null,
+    });
+    expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'conflict' });
+
+    // A conflict is not a failure: a manual retry of it is ignored.
+    const retry = await h.emit(DeliveryRetryRequested, { resultId: d.resultId, goalId, deliveryId: d.deliveryId });
+    await h.processed('dispatcher.deliveries', retry.eventId);
+    expect(await queuedAndRecorded(d.deliveryId)).toEqual({ queued: 0, recorded: 1 });
+  });
+
+  it('refuses a cloud metadata address with its rule, before any connection', async () => {
+    const refusedBefore = await metricValue('owd_addresses_refused_total', { rule: 'cloud-metadata' });
+    const goalId = await h.goal({ url: 'http://169.254.169.254/latest/meta-data/' });
+    const d = await h.request(goalId);
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toMatchObject({
+      outcome: 'refused', errorClass: 'address_refused', status: null, targetHost: '169.254.169.254', final: true, nextAttemptAt: null,
+    });
+    expect(a.errorMessage).toMatch(/^address refused by rule cloud-metadata: 169\.254\.169\.254 /);
+    expect(await metricValue('owd_addresses_refused_total', { rule: 'cloud-metadata' })).toBe(refusedBefore + 1);
+    expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'failed' });
+  });
+
+  it('refuses localhost by name even though 127.0.0.0/8 is allowed, and the receiver is never called', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `http://localhost:${r.port}/in` });
+    const d = await h.request(goalId);
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toMatchObject({ outcome: 'refused', errorClass: 'address_refused', targetHost: `localhost:${r.port}` });
+    expect(a.errorMessage).toContain('loopback');
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('sends a test-mode delivery to the development sink with X-SH-Goal, never to the real receiver', async () => {
+    const real = await receiver();
+    const goalId = await h.goal({ url: `${real.url}/real`, mode: 'test', secret: SECRET });
+    const d = await h.request(goalId);
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toMatchObject({ outcome: 'delivered', targetHost: `127.0.0.1:${sink.port}`, final: true });
+    const atSink = sink.requests.filter((q) => q.headers['x-sh-delivery'] === d.deliveryId);
+    expect(atSink).toHaveLength(1);
+    expect(atSink[0].path).toBe('/dev-sink');
+    expect(atSink[0].headers['x-sh-goal']).toBe(goalId);
+    expectDeliveryHeaders(atSink[0], d, SECRET);
+    expect(real.requests).toHaveLength(0);
+  });
+
+  it('keeps fast receivers fast while a receiver that never answers times out, within the per-origin limit', async () => {
+    const slow = await receiver(() => undefined);
+    const fast = await receiver();
+    const slowGoal = await h.goal({ url: `${slow.url}/slow` });
+    const fastGoal = await h.goal({ url: `${fast.url}/fast` });
+
+    const slowDeliveries = await Promise.all(Array.from({ length: 12 }, () => h.request(slowGoal)));
+    await waitFor(() => slow.requests.length >= 8, { what: 'the slow receiver holding its 8 slots' });
+    const fastDeliveries = await Promise.all(Array.from({ length: 20 }, () => h.request(fastGoal)));
+
+    const fastAttempts = await Promise.all(fastDeliveries.map((d) => h.waitForAttempt(d.deliveryId, 1)));
+    const slowAttempts = await Promise.all(slowDeliveries.map((d) => h.waitForAttempt(d.deliveryId, 1)));
+    expect(fastAttempts.every((a) => a.outcome === 'delivered')).toBe(true);
+    expect(slowAttempts.every((a) => a.outcome === 'retriable' && a.errorClass === 'timeout')).toBe(true);
+    expect(Math.max(...fastAttempts.map(finishedAt))).toBeLessThan(Math.min(...slowAttempts.map(finishedAt)));
+    expect(Math.min(...slowAttempts.map((a) => a.durationMs))).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(slow.maxOpen).toBeLessThanOrEqual(8);
+    expect(fast.maxOpen).toBeLessThanOrEqual(8);
+    // Keep-alive: 20 requests over at most 8 connections.
+    expect(new Set(fast.requests.map((q) => q.remotePort)).size).toBeLessThanOrEqual(8);
+  });
+
+  it('sends again, with identical bytes, an attempt whose worker died mid-send (its lease expired)', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in` });
+    const body = Buffer.from('{"payload_version":5,"result_id":"crash"}');
+    const deliveryId = randomUUID();
+    const resultId = `res_${randomUUID()}`;
+    // The state a worker leaves behind when it dies after claiming: a claimed row whose lease ran out.
+    await h.db.query(
+      `INSERT INTO dispatcher.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
+       VALUES ($1, $2, $3, 1, $4, $5, now(), 'first', $2)`,
+      [deliveryId, resultId, goalId, body, createHash('sha256').update(body).digest('hex')],
+    );
+    await h.db.query(
+      `INSERT INTO dispatcher.attempts_due (delivery_id, series, attempt, due_at, claimed_until, claim_token, claimed_by, claims)
+       VALUES ($1, 1, 1, now() - interval '1 minute', now() - interval '1 second', gen_random_uuid(), 'dead-worker', 1)`,
+      [deliveryId],
+    );
+    expect(await h.waitForAttempt(deliveryId, 1)).toMatchObject({ outcome: 'delivered', final: true });
+    expect(r.requests).toHaveLength(1);
+    expect(r.requests[0].body.equals(body)).toBe(true);
+    expect(r.requests[0].headers['x-sh-delivery']).toBe(deliveryId);
+    expect(await queuedAndRecorded(deliveryId)).toEqual({ queued: 0, recorded: 1 });
+  });
+
+  it('gives up on an attempt that has taken down its workers too often, without sending it', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in` });
+    const body = Buffer.from('{}');
+    const deliveryId = randomUUID();
+    await h.db.query(
+      `INSERT INTO dispatcher.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
+       VALUES ($1, $2, $3, 1, $4, $5, now(), 'first', $2)`,
+      [deliveryId, `res_${randomUUID()}`, goalId, body, createHash('sha256').update(body).digest('hex')],
+    );
+    await h.db.query(
+      `INSERT INTO dispatcher.attempts_due (delivery_id, series, attempt, claimed_until, claim_token, claims)
+       VALUES ($1, 1, 1, now() - interval '1 second', gen_random_uuid(), 5)`,
+      [deliveryId],
+    );
+    expect(await h.waitForAttempt(deliveryId, 1)).toMatchObject({ outcome: 'permanent', errorClass: 'abandoned', final: true });
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it('handles a repeated delivery.requested once', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in` });
+    const d = await h.request(goalId);
+    const { body: _body, eventId: _eventId, ...payload } = d;
+    const again = await h.request(goalId, { ...payload, body: d.body });
+    await h.processed('dispatcher.deliveries', again.eventId);
+    await h.waitForAttempt(d.deliveryId, 1);
+    expect(await queuedAndRecorded(d.deliveryId)).toEqual({ queued: 0, recorded: 1 });
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('waits for goal settings that arrive after the delivery, then sends', async () => {
+    const r = await receiver();
+    const goalId = randomUUID();
+    const d = await h.request(goalId);
+    await h.processed('dispatcher.deliveries', d.eventId);
+    await h.goal({ goalId, url: `${r.url}/late` });
+    expect(await h.waitForAttempt(d.deliveryId, 1)).toMatchObject({ outcome: 'delivered' });
+    expect(r.requests).toHaveLength(1);
+  });
+
+  it('keeps the newest goal snapshot: an older version does not overwrite it', async () => {
+    const current = await receiver();
+    const outdated = await receiver();
+    const goalId = await h.goal({ url: `${current.url}/v2`, version: 2 });
+    await h.goal({ goalId, url: `${outdated.url}/v1`, version: 1 });
+    const d = await h.request(goalId);
+    await h.waitForAttempt(d.deliveryId, 1);
+    expect(current.requests).toHaveLength(1);
+    expect(outdated.requests).toHaveLength(0);
+  });
+
+  it('fails a delivery of a deleted goal without sending it', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in`, version: 1 });
+    await h.goal({ goalId, url: `${r.url}/in`, version: 2, deleted: true });
+    const d = await h.request(goalId);
+    expect(await h.waitForAttempt(d.deliveryId, 1)).toMatchObject({
+      outcome: 'permanent', errorClass: 'goal_deleted', errorMessage: 'the goal was deleted', final: true,
+    });
+    expect(r.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, runMigrations } from '@owd/database';
+import { createTestDatabase, type TestDatabase } from '@owd/testing';
+import { MIGRATIONS } from '../src/database/migrations';
+import { WorkQueue, type ClaimRequest } from '../src/app/delivery/work-queue.repository';
+
+/** The claim query on a real PostgreSQL, without a running worker. */
+describe('work queue claims', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  let queue: WorkQueue;
+  const request: ClaimRequest = { limit: 10, freeByOrigin: {}, perOrigin: 3, leaseMs: 60_000, workerId: 'spec' };
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataSource = new DataSource(dataSourceOptions(db.url, { schema: 'dispatcher', migrations: MIGRATIONS }));
+    await dataSource.initialize();
+    await runMigrations(dataSource, 'dispatcher');
+    queue = new WorkQueue(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  beforeEach(() => dataSource.query(`TRUNCATE dispatcher.deliveries CASCADE`));
+
+  async function due(origin: string, count: number, secondsAgo: number, claimedUntil: string | null = null): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const id = randomUUID();
+      ids.push(id);
+      await dataSource.query(
+        `INSERT INTO dispatcher.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
+         VALUES ($1, 'r', $2, 1, '\\x7b7d', 'x', now(), 'first', 'c')`,
+        [id, randomUUID()],
+      );
+      await dataSource.query(
+        `INSERT INTO dispatcher.attempts_due (delivery_id, series, attempt, due_at, origin_key, claimed_until, claim_token)
+         VALUES ($1, 1, 1, now() - make_interval(secs => $2), $3, $4::timestamptz, CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE gen_random_uuid() END)`,
+        [id, secondsAgo + i, origin, claimedUntil],
+      );
+    }
+    return ids;
+  }
+
+  it('takes at most the free slots of each origin, so a backlog to one origin never hides another', async () => {
+    await due('https://slow.example', 50, 600);
+    const fast = await due('https://fast.example', 2, 1);
+    const claimed = await queue.claim(request);
+    const byOrigin = (o: string) => claimed.filter((c) => c.originKey === o).length;
+    expect(byOrigin('https://slow.example')).toBe(3);
+    expect(claimed.filter((c) => c.originKey === 'https://fast.example').map((c) => c.deliveryId).sort()).toEqual([...fast].sort());
+  });
+
+  it('counts the attempts already in flight here against their origin', async () => {
+    await due('https://a.example', 5, 10);
+    await due('https://b.example', 5, 10);
+    const claimed = await queue.claim({ ...request, freeByOrigin: { 'https://a.example': 0, 'https://b.example': 1 } });
+    expect(claimed.map((c) => c.originKey)).toEqual(['https://b.example']);
+  });
+
+  it('never hands out a row twice, skips live leases, and takes back expired ones', async () => {
+    await due('https://a.example', 2, 10);
+    const [expired] = await due('https://b.example', 1, 10, new Date(Date.now() - 1_000).toISOString());
+    await due('https://c.example', 1, 10, new Date(Date.now() + 60_000).toISOString());
+    const first = await queue.claim(request);
+    expect(first.map((c) => c.deliveryId)).toContain(expired);
+    expect(first.find((c) => c.deliveryId === expired)?.claims).toBe(1);
+    expect(first).toHaveLength(3);
+    expect(await queue.claim(request)).toEqual([]);
+  });
+
+  it('respects the overall limit, oldest first', async () => {
+    const old = await due('https://a.example', 1, 100);
+    await due('https://b.example', 1, 5);
+    expect((await queue.claim({ ...request, limit: 1 })).map((c) => c.deliveryId)).toEqual(old);
+  });
+
+  it('gives a postponed row back with a later due time and no claim', async () => {
+    await due('https://a.example', 1, 10);
+    const [work] = await queue.claim(request);
+    await queue.postpone(work, 60_000);
+    expect(await queue.claim(request)).toEqual([]);
+    const [row] = await dataSource.query(`SELECT claimed_until, claim_token, due_at > now() AS later FROM dispatcher.attempts_due`);
+    expect(row).toEqual({ claimed_until: null, claim_token: null, later: true });
+  });
+});
