@@ -1,9 +1,18 @@
-import { TOPICS, type ContractChangedPayload } from '@owd/events';
+import { TOPICS, type CapabilityReportedPayload, type ContractChangedPayload } from '@owd/events';
 import { TopicReader } from './support/topic-reader';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const DESK = { key: 'desk', label: 'Desk', type: 'text', required: true };
 const CATEGORY = { key: 'category', label: 'Category', type: 'enum', options: [{ value: 'eco', label: 'Economy' }] };
+
+async function waitForCount<T>(read: () => T[], count: number): Promise<T[]> {
+  for (let i = 0; i < 100; i++) {
+    const items = read();
+    if (items.length >= count) return items;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return read();
+}
 
 describe('manifest-api capability reports and contracts', () => {
   let t: TestApp;
@@ -12,7 +21,7 @@ describe('manifest-api capability reports and contracts', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    reader = await new TopicReader(t.brokers, t.prefix, [TOPICS.CONTRACT_CHANGED]).start();
+    reader = await new TopicReader(t.brokers, t.prefix, [TOPICS.CONTRACT_CHANGED, TOPICS.CAPABILITY_REPORTED]).start();
     ({ token } = await createWorkspace(t));
   });
 
@@ -67,6 +76,16 @@ describe('manifest-api capability reports and contracts', () => {
     expect(view.contract).toBeNull();
     expect(view.reports).toEqual([{ source: 'plugin', firstReportedAt: expect.any(String), reportedAt: expect.any(String) }]);
     expect(view.capabilities.map((c: { kind: string; name: string }) => `${c.kind}:${c.name}`)).toEqual(['field:desk', 'section:content']);
+  });
+
+  it('publishes capability.reported for every report, changed or not, so the notifier knows the receiver still reports', async () => {
+    const goalId = await newGoal();
+    await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
+    await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
+    await reader.waitFor<CapabilityReportedPayload>('capability.reported', (p) => p.goalId === goalId);
+    const events = await waitForCount(() => reader.all<CapabilityReportedPayload>('capability.reported', (p) => p.goalId === goalId), 2);
+    expect(events).toHaveLength(2);
+    expect(events[0].payload).toMatchObject({ source: 'receiver', sectionTypes: ['content'], blockTypes: ['paragraph'], fieldKeys: ['desk'] });
   });
 
   it('never changes a manual contract: later receiver reports are only recorded', async () => {

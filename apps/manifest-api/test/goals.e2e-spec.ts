@@ -39,7 +39,7 @@ describe('manifest-api goals', () => {
     expect(event.payload).toEqual({
       goalId: res.body.id, workspaceId: res.body.workspaceId, version: 1, deleted: false, name: 'Economy', sourceLang: 'en',
       recipientUrl: PUBLIC_URL, deliveryMode: 'test', secretCiphertext: null, sendImmediately: false, secondLanguageEnabled: false,
-      secondLanguage: null, publishPolicy: 'draft', fieldDefaults: { desk: 'Economy' },
+      secondLanguage: null, publishPolicy: 'draft', fieldDefaults: { desk: 'Economy' }, ownerEmail: 'desk@example.com',
     });
     expect(event.key).toBe(res.body.id);
   });
