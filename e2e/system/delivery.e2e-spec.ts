@@ -29,7 +29,9 @@ describe('the whole system', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     const { prefix } = await createTestTopics();
-    stack = new Stack(db.url, prefix, { RETRY_DELAYS_MS: '600,1200', RETRY_POLL_MS: '100', ATTEMPT_TIMEOUT_MS: '3000' });
+    stack = new Stack(db.url, prefix, {
+      RETRY_DELAYS_MS: '1500,3000', RETRY_POLL_MS: '100', ATTEMPT_TIMEOUT_MS: '3000', KAFKA_SESSION_TIMEOUT_MS: '6000',
+    });
     await stack.startAll();
     const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
     const ws = await admin.call('POST', '/workspaces', { name: 'System test' });
@@ -99,7 +101,7 @@ describe('the whole system', () => {
     const [first, second] = receiver.requests;
     expect(second.headers['x-sh-delivery']).toBe(first.headers['x-sh-delivery']);
     expect(second.raw.equals(first.raw)).toBe(true);
-    expect(second.at - first.at).toBeGreaterThanOrEqual(550);
+    expect(second.at - first.at).toBeGreaterThanOrEqual(1400);
     expect(verify(SECRET, second.headers, second.raw)).toEqual({ ok: true });
   });
 
@@ -121,5 +123,23 @@ describe('the whole system', () => {
     const delivered = new Set(receiver.requests.map((r) => receiver.json(receiver.requests.indexOf(r))['result_id']));
     expect([...delivered].sort()).toEqual([...ids].sort());
     for (const bodies of bodiesByDelivery.values()) expect(bodies.size).toBe(1);
+  });
+
+  it('keeps a retry timer across a SIGKILL of the retry-scheduler: attempt 2 is made once, after its due time', async () => {
+    const receiver = new TestReceiver((_req, i) => ({ status: i === 0 ? 503 : 204 }));
+    const goalId = await productionGoal(receiver);
+    const resultId = await submitApproved(goalId, 'Scheduler crash');
+    await waitFor(() => receiver.requests.length === 1, { what: 'the first (failing) attempt' });
+    await stack.kill('retry-scheduler');
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(receiver.requests).toHaveLength(1);
+    await stack.start('retry-scheduler');
+
+    const done = await finalState(resultId);
+    expect(done['state']['status']).toBe('delivered');
+    expect(done['attempts'].map((a: Json) => a['attempt'])).toEqual([1, 2]);
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1].raw.equals(receiver.requests[0].raw)).toBe(true);
+    expect(receiver.requests[1].at - receiver.requests[0].at).toBeGreaterThanOrEqual(1400);
   });
 });

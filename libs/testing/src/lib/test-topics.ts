@@ -13,15 +13,28 @@ export async function createTestTopics(partitions = 3): Promise<{ prefix: string
   const admin = new Kafka({ brokers, clientId: 'test-admin', logLevel: logLevel.WARN }).admin();
   await admin.connect();
   try {
-    await admin.createTopics({
+    await createWithRetry(() => admin.createTopics({
       waitForLeaders: true,
       topics: ALL_TOPICS.flatMap((t) => [
         { topic: `${prefix}${t}`, numPartitions: partitions },
         { topic: `${prefix}${deadLetterTopic(t)}`, numPartitions: 1 },
       ]),
-    });
+    }));
   } finally {
     await admin.disconnect();
   }
   return { prefix, brokers };
+}
+
+/** A broker that has just (re)started may still be loading partitions: metadata errors are retried a while. */
+async function createWithRetry(create: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await create();
+      return;
+    } catch (err) {
+      if (attempt >= 30 || !(err as { retriable?: boolean }).retriable) throw err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import {
   Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { ConfigService } from '@nestjs/config';
 import type { Kafka } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { ALL_EVENTS } from '@owd/events';
@@ -29,6 +30,7 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     private readonly producer: EventProducer,
     private readonly relay: OutboxRelay,
     private readonly namer: TopicNamer,
+    private readonly config: ConfigService,
   ) {}
 
   consume(spec: ConsumerSpec): void {
@@ -39,7 +41,8 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     await this.producer.connect();
     this.relay.start();
     for (const spec of this.specs) {
-      const consumer = new EventConsumer(this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, spec, ALL_EVENTS);
+      const sessionTimeoutMs = spec.sessionTimeoutMs ?? this.config.get<number>('KAFKA_SESSION_TIMEOUT_MS');
+      const consumer = new EventConsumer(this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, { ...spec, sessionTimeoutMs }, ALL_EVENTS);
       await consumer.start();
       this.consumers.push(consumer);
       this.logger.log({ msg: 'consumer started', group: spec.groupId });

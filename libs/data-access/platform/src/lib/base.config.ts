@@ -23,6 +23,11 @@ export class BaseServiceConfig {
   @IsString() @Matches(/^[A-Za-z0-9._-]*$/, { message: 'KAFKA_TOPIC_PREFIX may hold letters, digits, ".", "_" and "-"' })
   KAFKA_TOPIC_PREFIX = '';
 
+  /** How long a consumer group waits for a silent (e.g. killed) member before reassigning its partitions. */
+  @IsInt() @Min(6000) @Max(300_000)
+  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  KAFKA_SESSION_TIMEOUT_MS = 30_000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
   LOG_LEVEL = 'info';
 
