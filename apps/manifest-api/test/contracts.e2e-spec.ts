@@ -1,4 +1,4 @@
-import { TOPICS, type CapabilityReportedPayload, type ContractChangedPayload } from '@owd/events';
+import { TOPICS, type CapabilityReportedPayload, type ContractChangedPayload, CapabilityReported, ContractChanged } from '@owd/events';
 import { TopicReader } from './support/topic-reader';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
@@ -33,7 +33,7 @@ describe('manifest-api capability reports and contracts', () => {
   const newGoal = async () => (await t.request('POST', '/api/goals', { token, body: { name: 'Receiver', sourceLang: 'en' } })).body.id as string;
   const report = (goalId: string, body: Record<string, unknown>) => t.request('PUT', `/api/goals/${goalId}/target-manifest`, { token, body });
   const contractOf = async (goalId: string) => (await t.request('GET', `/api/goals/${goalId}/contract`, { token })).body;
-  const changes = (goalId: string) => reader.all<ContractChangedPayload>('contract.changed', (p) => p.goalId === goalId);
+  const changes = (goalId: string) => reader.all<ContractChangedPayload>(ContractChanged.type, (p) => p.goalId === goalId);
 
   it('establishes the contract from the first receiver report of a goal without one, and publishes contract.changed', async () => {
     const goalId = await newGoal();
@@ -43,7 +43,7 @@ describe('manifest-api capability reports and contracts', () => {
       source: 'receiver', contractEstablished: true, appliedFields: true,
       newCapabilities: [{ kind: 'section', name: 'content' }, { kind: 'section', name: 'faq' }, { kind: 'block', name: 'paragraph' }, { kind: 'block', name: 'heading' }, { kind: 'field', name: 'desk' }],
     });
-    const event = await reader.waitFor<ContractChangedPayload>('contract.changed', (p) => p.goalId === goalId);
+    const event = await reader.waitFor<ContractChangedPayload>(ContractChanged.type, (p) => p.goalId === goalId);
     expect(event.payload).toMatchObject({ version: 1, origin: 'receiver', sectionTypes: ['content', 'faq'], blockTypes: ['paragraph', 'heading'], fields: [{ ...DESK, multiple: false }] });
     expect((await contractOf(goalId)).contract).toMatchObject({ origin: 'receiver', version: 1, sectionTypes: ['content', 'faq'] });
   });
@@ -62,7 +62,7 @@ describe('manifest-api capability reports and contracts', () => {
 
     const same = await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content'], blocks: ['paragraph'] });
     expect(same.body.newCapabilities).toEqual([]);
-    await reader.waitFor<ContractChangedPayload>('contract.changed', (p) => p.goalId === goalId && p.version === 2);
+    await reader.waitFor<ContractChangedPayload>(ContractChanged.type, (p) => p.goalId === goalId && p.version === 2);
     expect(changes(goalId).map((e) => e.payload.version)).toEqual([1, 2]);
   });
 
@@ -82,8 +82,8 @@ describe('manifest-api capability reports and contracts', () => {
     const goalId = await newGoal();
     await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
     await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
-    await reader.waitFor<CapabilityReportedPayload>('capability.reported', (p) => p.goalId === goalId);
-    const events = await waitForCount(() => reader.all<CapabilityReportedPayload>('capability.reported', (p) => p.goalId === goalId), 2);
+    await reader.waitFor<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId);
+    const events = await waitForCount(() => reader.all<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId), 2);
     expect(events).toHaveLength(2);
     expect(events[0].payload).toMatchObject({ source: 'receiver', sectionTypes: ['content'], blockTypes: ['paragraph'], fieldKeys: ['desk'] });
   });
@@ -96,7 +96,7 @@ describe('manifest-api capability reports and contracts', () => {
     const res = await report(goalId, { source: 'receiver', fields: [DESK], sections: ['faq'], blocks: ['table'] });
     expect(res.body).toEqual({ source: 'receiver', contractEstablished: false, appliedFields: false, newCapabilities: expect.arrayContaining([{ kind: 'section', name: 'faq' }]) });
     expect((await contractOf(goalId)).contract).toMatchObject({ origin: 'manual', version: 1, sectionTypes: ['content'], blockTypes: ['paragraph'], fields: [{ key: 'category' }] });
-    await reader.waitFor<ContractChangedPayload>('contract.changed', (p) => p.goalId === goalId && p.origin === 'manual');
+    await reader.waitFor<ContractChangedPayload>(ContractChanged.type, (p) => p.goalId === goalId && p.origin === 'manual');
     expect(changes(goalId)).toHaveLength(1);
   });
 

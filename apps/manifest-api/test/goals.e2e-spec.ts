@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { TOPICS, type GoalChangedPayload } from '@owd/events';
+import { TOPICS, type GoalChangedPayload, GoalChanged } from '@owd/events';
 import { GoalsService } from '../src/app/goals/goals.service';
 import { TopicReader } from './support/topic-reader';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
@@ -23,7 +23,7 @@ describe('manifest-api goals', () => {
     await t?.close();
   });
 
-  const snapshots = (goalId: string) => reader.all<GoalChangedPayload>('goal.changed', (p) => p.goalId === goalId);
+  const snapshots = (goalId: string) => reader.all<GoalChangedPayload>(GoalChanged.type, (p) => p.goalId === goalId);
 
   it('creates a goal in Test mode and publishes its full snapshot as goal.changed version 1', async () => {
     const res = await t.request('POST', '/api/goals', {
@@ -35,7 +35,7 @@ describe('manifest-api goals', () => {
       secondLanguageEnabled: false, secondLanguage: null, publishPolicy: 'draft', fieldDefaults: { desk: 'Economy' }, version: 1,
       secret: { set: false, setAt: null }, verification: { verified: false, verifiedAt: null },
     });
-    const event = await reader.waitFor<GoalChangedPayload>('goal.changed', (p) => p.goalId === res.body.id);
+    const event = await reader.waitFor<GoalChangedPayload>(GoalChanged.type, (p) => p.goalId === res.body.id);
     expect(event.payload).toEqual({
       goalId: res.body.id, workspaceId: res.body.workspaceId, version: 1, deleted: false, name: 'Economy', sourceLang: 'en',
       recipientUrl: PUBLIC_URL, deliveryMode: 'test', secretCiphertext: null, sendImmediately: false, secondLanguageEnabled: false,
@@ -60,7 +60,7 @@ describe('manifest-api goals', () => {
 
     expect((await t.request('DELETE', `/api/goals/${created.id}`, { token })).status).toBe(204);
     expect((await t.request('GET', `/api/goals/${created.id}`, { token })).status).toBe(404);
-    await reader.waitFor<GoalChangedPayload>('goal.changed', (p) => p.goalId === created.id && p.deleted, 'the deletion snapshot');
+    await reader.waitFor<GoalChangedPayload>(GoalChanged.type, (p) => p.goalId === created.id && p.deleted, 'the deletion snapshot');
     expect(snapshots(created.id).map((e) => [e.payload.version, e.payload.name, e.payload.deleted])).toEqual([
       [1, 'Sport', false], [2, 'Sport desk', false], [3, 'Sport desk', true],
     ]);
@@ -115,14 +115,14 @@ describe('manifest-api goals', () => {
     expect(set.body).toEqual({ set: true, setAt: expect.any(String) });
     expect((await t.request('GET', `/api/goals/${goal.id}`, { token })).body.secret).toEqual(set.body);
 
-    const sealed = await reader.waitFor<GoalChangedPayload>('goal.changed', (p) => p.goalId === goal.id && p.secretCiphertext !== null);
+    const sealed = await reader.waitFor<GoalChangedPayload>(GoalChanged.type, (p) => p.goalId === goal.id && p.secretCiphertext !== null);
     expect(sealed.payload.secretCiphertext).toMatch(/^v1\./);
     const [row] = await t.app.get(DataSource).query(`SELECT * FROM manifest_api.goals WHERE id = $1`, [goal.id]);
     expect(JSON.stringify(row)).not.toContain(SECRET);
 
     expect((await t.request('DELETE', `/api/goals/${goal.id}/secret`, { token })).status).toBe(204);
     expect((await t.request('GET', `/api/goals/${goal.id}`, { token })).body.secret).toEqual({ set: false, setAt: null });
-    await reader.waitFor<GoalChangedPayload>('goal.changed', (p) => p.goalId === goal.id && p.version === 3 && p.secretCiphertext === null);
+    await reader.waitFor<GoalChangedPayload>(GoalChanged.type, (p) => p.goalId === goal.id && p.version === 3 && p.secretCiphertext === null);
   });
 
   it('refuses a secret that is not 16–256 printable ASCII characters without spaces, without echoing it', async () => {

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import {
-  DeliveryAttempted, DeliveryRequested, ResultStatusChanged, TOPICS,
-  type DeliveryAttemptedPayload, type DeliveryRetryRequestedPayload, type ResultApprovedPayload,
-  type ResultFieldsSetPayload, type ResultRevisedPayload,
-} from '@owd/events';
+import { DeliveryAttempted, DeliveryRequested, ResultStatusChanged, TOPICS, type DeliveryAttemptedPayload, type DeliveryRetryRequestedPayload, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload, ResultRevised } from '@owd/events';
 import { EventProducer } from '@owd/kafka';
 import { waitFor } from '@owd/testing';
 import { articleContent, NEW_ARTICLE } from './support/fixtures';
@@ -35,7 +31,7 @@ describe('manifest-api results', () => {
     return res.body as { id: string; revision: number; workflowExecution: string };
   };
   const revised = (resultId: string, revision: number) =>
-    reader.waitFor<ResultRevisedPayload>('result.revised', (p) => p.resultId === resultId && p.revision === revision, `result.revised ${revision}`);
+    reader.waitFor<ResultRevisedPayload>(ResultRevised.type, (p) => p.resultId === resultId && p.revision === revision, `result.revised ${revision}`);
 
   it('accepts a result as revision 1 whose execution is the result id, and publishes result.revised', async () => {
     const res = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent() });
