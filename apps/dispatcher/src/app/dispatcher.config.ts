@@ -3,10 +3,9 @@ import {
   ArrayMaxSize, ArrayMinSize, IsInt, IsString, IsUrl, Max, Min, ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
 import { parseAllowCidrs } from '@owd/address-guard';
-import { BaseServiceConfig } from '@owd/platform';
+import { BaseServiceConfig, envInt } from '@owd/platform';
 import { parseEncryptionKey } from '@owd/secret-box';
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 const toIntList = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean).map(Number) : value;
 
@@ -39,7 +38,7 @@ export class DispatcherConfig extends BaseServiceConfig {
   ALLOWED_TARGET_CIDRS = '';
 
   /** Whole attempt (connect, headers and body) in milliseconds; spec §8 says 30 s. */
-  @Transform(toInt) @IsInt() @Min(100) @Max(300_000)
+  @Transform(envInt) @IsInt() @Min(100) @Max(300_000)
   ATTEMPT_TIMEOUT_MS = 30_000;
 
   /** Delay before attempt 2 and before attempt 3, counted from the failed attempt's start. */
@@ -50,15 +49,15 @@ export class DispatcherConfig extends BaseServiceConfig {
   RETRY_DELAYS_MS: number[] = [60_000, 300_000];
 
   /** Attempts in flight in this process, all receivers together. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1024)
+  @Transform(envInt) @IsInt() @Min(1) @Max(1024)
   DISPATCH_CONCURRENCY = 64;
 
   /** Attempts in flight in this process to one origin (scheme://host:port). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(256)
+  @Transform(envInt) @IsInt() @Min(1) @Max(256)
   DISPATCH_PER_ORIGIN = 8;
 
   /** How often an idle worker looks for due attempts. */
-  @Transform(toInt) @IsInt() @Min(10) @Max(60_000)
+  @Transform(envInt) @IsInt() @Min(10) @Max(60_000)
   DISPATCH_POLL_MS = 200;
 
   /** Development sink for goals in test mode; empty where there is none (hosted production). */

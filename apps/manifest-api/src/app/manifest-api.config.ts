@@ -1,12 +1,9 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsString, Max, Min, MinLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { parseAllowCidrs } from '@owd/address-guard';
-import { BaseServiceConfig } from '@owd/platform';
+import { BaseServiceConfig, envBool, envInt } from '@owd/platform';
 import { parseEncryptionKey } from '@owd/secret-box';
 
-const toBool = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
-const toInt = ({ value }: { value: unknown }) => (value === undefined ? value : Number(value));
 
 @ValidatorConstraint({ name: 'encryptionKey' })
 class IsEncryptionKey implements ValidatorConstraintInterface {
@@ -55,14 +52,14 @@ export class ManifestApiConfig extends BaseServiceConfig {
   ALLOWED_TARGET_CIDRS = '';
 
   /** Requests per minute per API token (in-memory token bucket, per replica). */
-  @Transform(toInt) @IsInt() @Min(1) @Max(1_000_000)
+  @Transform(envInt) @IsInt() @Min(1) @Max(1_000_000)
   RATE_LIMIT_PER_MINUTE = 600;
 
   /** Time limit of one Send test request, headers and body together (§8). */
-  @Transform(toInt) @IsInt() @Min(100) @Max(120_000)
+  @Transform(envInt) @IsInt() @Min(100) @Max(120_000)
   ATTEMPT_TIMEOUT_MS = 30_000;
 
   /** Development sink for Send test / Test mode; never on in hosted production (§1). */
-  @Transform(toBool) @IsBoolean()
+  @Transform(envBool) @IsBoolean()
   DEV_SINK_ENABLED = false;
 }

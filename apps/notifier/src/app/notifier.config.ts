@@ -1,9 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsInt, IsString, IsUrl, Max, Min, MinLength, ValidateBy } from 'class-validator';
-import { BaseServiceConfig } from '@owd/platform';
+import { BaseServiceConfig, envInt } from '@owd/platform';
 import { parseNoticeSchedule } from './notices/notice-schedule';
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
 
 /** Longest a whole send can take: each attempt may wait out the connect, greeting and socket timeouts, plus the backoff. */
 export function worstCaseSendMs(c: Pick<NotifierConfig, 'SMTP_MAX_ATTEMPTS' | 'SMTP_TIMEOUT_MS' | 'SMTP_RETRY_BASE_MS'>): number {
@@ -34,23 +33,23 @@ export class NotifierConfig extends BaseServiceConfig {
   }, { message: 'NOTICE_SCHEDULE must be "<MON..SUN> <HH:MM>" (UTC), "every <n><s|m|h|d>" (at most 7d) or "off"' })
   NOTICE_SCHEDULE = 'MON 08:00';
 
-  @Transform(toInt) @IsInt() @Min(1) @Max(365)
+  @Transform(envInt) @IsInt() @Min(1) @Max(365)
   STALE_REPORT_AFTER_DAYS = 7;
 
   /** Sends of one notice within a run (first try included) before it is left for a later run. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(10)
+  @Transform(envInt) @IsInt() @Min(1) @Max(10)
   SMTP_MAX_ATTEMPTS = 3;
 
   /** First retry delay; doubles per retry, capped at one minute. */
-  @Transform(toInt) @IsInt() @Min(1) @Max(60_000)
+  @Transform(envInt) @IsInt() @Min(1) @Max(60_000)
   SMTP_RETRY_BASE_MS = 2_000;
 
   /** Connect, greeting and idle-socket timeout of one SMTP conversation. */
-  @Transform(toInt) @IsInt() @Min(1_000) @Max(120_000)
+  @Transform(envInt) @IsInt() @Min(1_000) @Max(120_000)
   SMTP_TIMEOUT_MS = 30_000;
 
   /** How long a claimed notice belongs to the instance sending it; must exceed a whole send with retries. */
-  @Transform(toInt) @IsInt() @Min(60) @Max(86_400)
+  @Transform(envInt) @IsInt() @Min(60) @Max(86_400)
   @ValidateBy({
     name: 'leaseCoversSend',
     validator: { validate: (value: unknown, args) => typeof value === 'number' && value * 1000 > worstCaseSendMs(args?.object as NotifierConfig) },

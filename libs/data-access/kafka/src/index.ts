@@ -12,3 +12,4 @@ export * from './lib/messaging.service';
 export * from './lib/kafka.health';
 export * from './lib/kafka.module';
 export * from './lib/metrics';
+export * from './lib/wakeable-sleep';

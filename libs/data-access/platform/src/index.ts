@@ -1,6 +1,8 @@
 export * from './lib/base.config';
+export * from './lib/env-transforms';
 export * from './lib/validate-config';
 export * from './lib/metrics.controller';
 export * from './lib/health.controller';
 export * from './lib/platform.module';
 export * from './lib/bootstrap';
+export { reuseMetric } from '@owd/kafka';

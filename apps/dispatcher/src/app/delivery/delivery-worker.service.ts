@@ -2,6 +2,7 @@ import {
   Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { AttemptResult } from '@owd/http-delivery';
+import { WakeableSleep } from '@owd/kafka';
 import { AttemptRecorder } from './attempt-recorder.service';
 import { AttemptSender, NOT_SENT, notSent } from './attempt-sender.service';
 import { CLOCK, type Clock } from './clock';
@@ -30,8 +31,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly inFlight = new Set<Promise<void>>();
   private running = false;
   private loop?: Promise<void>;
-  private wake?: () => void;
-  private pendingWake = false;
+  private readonly idle = new WakeableSleep();
   private lastDepthAt = 0;
 
   constructor(
@@ -63,10 +63,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return this.inFlight.size;
   }
 
-  kick = (): void => {
-    this.pendingWake = true;
-    this.wake?.();
-  };
+  kick = (): void => this.idle.wake();
 
   private async run(): Promise<void> {
     while (this.running) {
@@ -86,12 +83,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           await this.updateDepth();
         } catch (err) {
           this.logger.warn({ msg: 'claiming due attempts failed; trying again', err: (err as Error).message });
-          await this.sleep(1_000);
+          await this.idle.sleep(1_000);
           continue;
         }
       }
       // More may be due right away; otherwise wait for the poll or for a slot to free up.
-      if (claimed === 0 || this.inFlight.size >= this.settings.concurrency) await this.sleep(this.settings.pollMs);
+      if (claimed === 0 || this.inFlight.size >= this.settings.concurrency) await this.idle.sleep(this.settings.pollMs);
     }
   }
 
@@ -149,22 +146,5 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (now - this.lastDepthAt < DEPTH_EVERY_MS) return;
     this.lastDepthAt = now;
     deliveryMetrics.queueDepth.set(await this.queue.depth());
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.pendingWake) {
-      this.pendingWake = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.pendingWake = false;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
   }
 }

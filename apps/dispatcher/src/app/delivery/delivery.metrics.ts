@@ -1,32 +1,28 @@
-import { Counter, Gauge, Histogram, register } from 'prom-client';
-
-/** Returns the metric already registered under `name`, so several app instances (tests) can share it. */
-function reuse<T>(name: string, create: () => T): T {
-  return (register.getSingleMetric(name) as T | undefined) ?? create();
-}
+import { Counter, Gauge, Histogram } from 'prom-client';
+import { reuseMetric } from '@owd/platform';
 
 export const deliveryMetrics = {
-  attempts: reuse('owd_deliveries_total', () => new Counter({
+  attempts: reuseMetric('owd_deliveries_total', () => new Counter({
     name: 'owd_deliveries_total',
     help: 'Delivery attempts by outcome (delivered, retriable, permanent, conflict, refused)',
     labelNames: ['outcome'] as const,
   })),
-  duration: reuse('owd_attempt_duration_seconds', () => new Histogram({
+  duration: reuseMetric('owd_attempt_duration_seconds', () => new Histogram({
     name: 'owd_attempt_duration_seconds',
     help: 'Duration of one delivery attempt (connect, request, response up to the body cap)',
     labelNames: ['outcome'] as const,
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60],
   })),
-  refused: reuse('owd_addresses_refused_total', () => new Counter({
+  refused: reuseMetric('owd_addresses_refused_total', () => new Counter({
     name: 'owd_addresses_refused_total',
     help: 'Delivery attempts refused by the address restriction, by rule',
     labelNames: ['rule'] as const,
   })),
-  inFlight: reuse('owd_dispatch_in_flight', () => new Gauge({
+  inFlight: reuseMetric('owd_dispatch_in_flight', () => new Gauge({
     name: 'owd_dispatch_in_flight',
     help: 'Delivery attempts in flight in this process',
   })),
-  queueDepth: reuse('owd_dispatch_queue_depth', () => new Gauge({
+  queueDepth: reuseMetric('owd_dispatch_queue_depth', () => new Gauge({
     name: 'owd_dispatch_queue_depth',
     help: 'Rows in the work queue (due, postponed or claimed)',
   })),

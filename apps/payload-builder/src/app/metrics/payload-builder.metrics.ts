@@ -1,22 +1,18 @@
-import { Counter, Histogram, register } from 'prom-client';
-
-/** Returns the metric already registered under `name`, so several app instances in one process share it. */
-function reuse<T>(name: string, create: () => T): T {
-  return (register.getSingleMetric(name) as T | undefined) ?? create();
-}
+import { Counter, Histogram } from 'prom-client';
+import { reuseMetric } from '@owd/platform';
 
 export const payloadBuilderMetrics = {
-  frozen: reuse('owd_payloads_frozen_total', () => new Counter({
+  frozen: reuseMetric('owd_payloads_frozen_total', () => new Counter({
     name: 'owd_payloads_frozen_total',
     help: 'Payload bodies frozen and handed to the dispatcher, by reason (first, revision, conflict)',
     labelNames: ['reason'] as const,
   })),
-  statuses: reuse('owd_results_by_status_total', () => new Counter({
+  statuses: reuseMetric('owd_results_by_status_total', () => new Counter({
     name: 'owd_results_by_status_total',
     help: 'Result status changes published, by status',
     labelNames: ['status'] as const,
   })),
-  buildSeconds: reuse('owd_payload_build_seconds', () => new Histogram({
+  buildSeconds: reuseMetric('owd_payload_build_seconds', () => new Histogram({
     name: 'owd_payload_build_seconds',
     help: 'Time to build and serialise one payload v5 body',
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],

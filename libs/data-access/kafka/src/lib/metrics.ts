@@ -1,36 +1,39 @@
 import { Counter, Gauge, Histogram, register } from 'prom-client';
 
-/** Returns the metric already registered under `name`, so several modules (or test apps) can share it. */
-function reuse<T>(name: string, create: () => T): T {
+/**
+ * Returns the metric already registered under `name` (prom-client's global registry), or creates it:
+ * several modules, and several app instances in one test process, then share one metric.
+ */
+export function reuseMetric<T>(name: string, create: () => T): T {
   return (register.getSingleMetric(name) as T | undefined) ?? create();
 }
 
 export const messagingMetrics = {
-  consumed: reuse('owd_events_consumed_total', () => new Counter({
+  consumed: reuseMetric('owd_events_consumed_total', () => new Counter({
     name: 'owd_events_consumed_total',
     help: 'Events consumed, by topic, type and result (processed, duplicate, ignored, dead_lettered)',
     labelNames: ['topic', 'type', 'result'] as const,
   })),
-  handlerSeconds: reuse('owd_event_handler_seconds', () => new Histogram({
+  handlerSeconds: reuseMetric('owd_event_handler_seconds', () => new Histogram({
     name: 'owd_event_handler_seconds',
     help: 'Time to handle one event including its database transaction',
     labelNames: ['topic'] as const,
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   })),
-  outboxPublished: reuse('owd_outbox_published_total', () => new Counter({
+  outboxPublished: reuseMetric('owd_outbox_published_total', () => new Counter({
     name: 'owd_outbox_published_total',
     help: 'Outbox rows published to Kafka and acknowledged by the broker',
     labelNames: ['topic'] as const,
   })),
-  outboxBacklog: reuse('owd_outbox_backlog', () => new Gauge({
+  outboxBacklog: reuseMetric('owd_outbox_backlog', () => new Gauge({
     name: 'owd_outbox_backlog',
     help: 'Outbox rows not yet published',
   })),
-  outboxOldestAge: reuse('owd_outbox_oldest_age_seconds', () => new Gauge({
+  outboxOldestAge: reuseMetric('owd_outbox_oldest_age_seconds', () => new Gauge({
     name: 'owd_outbox_oldest_age_seconds',
     help: 'Age of the oldest unpublished outbox row',
   })),
-  relayErrors: reuse('owd_outbox_relay_errors_total', () => new Counter({
+  relayErrors: reuseMetric('owd_outbox_relay_errors_total', () => new Counter({
     name: 'owd_outbox_relay_errors_total',
     help: 'Failed outbox relay rounds (the rows stay and are retried)',
   })),

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { EventProducer } from './event-producer';
 import { messagingMetrics } from './metrics';
+import { WakeableSleep } from './wakeable-sleep';
 
 interface OutboxRow {
   id: string;
@@ -30,8 +31,7 @@ export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private running = false;
   private loop?: Promise<void>;
-  private wake?: () => void;
-  private pendingKick = false;
+  private readonly idle = new WakeableSleep();
   private lastPurge = 0;
 
   constructor(private readonly dataSource: DataSource, private readonly producer: EventProducer, private readonly options: OutboxRelayOptions) {}
@@ -49,10 +49,7 @@ export class OutboxRelay {
     await this.loop;
   }
 
-  kick = (): void => {
-    this.pendingKick = true;
-    this.wake?.();
-  };
+  kick = (): void => this.idle.wake();
 
   private async run(): Promise<void> {
     const idleMs = this.options.idleMs ?? 200;
@@ -64,30 +61,11 @@ export class OutboxRelay {
       } catch (err) {
         messagingMetrics.relayErrors.inc();
         this.logger.warn({ msg: 'outbox relay round failed; rows stay and are retried', err: (err as Error).message });
-        await this.sleep(1000);
+        await this.idle.sleep(1000);
         continue;
       }
-      if (published === 0 && this.running) await this.sleep(idleMs);
+      if (published === 0 && this.running) await this.idle.sleep(idleMs);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.pendingKick) {
-      this.pendingKick = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.pendingKick = false;
-        resolve();
-      };
-    });
   }
 
   /** One claimed batch: returns how many rows were published. */

@@ -1,21 +1,18 @@
 import { Transform } from 'class-transformer';
 import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
 
-const toList = ({ value }: { value: unknown }) =>
-  typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : value;
-const toBool = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(String(value).toLowerCase());
+import { envBool, envInt, envList } from './env-transforms';
 
 /** Settings every service reads; each service's config class extends it (docs/operations.md). */
 export class BaseServiceConfig {
   @IsInt() @Min(1) @Max(65535)
-  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @Transform(envInt)
   PORT!: number;
 
   @Matches(/^postgres(ql)?:\/\/.+/, { message: 'DATABASE_URL must be a postgres:// connection URL' })
   DATABASE_URL!: string;
 
-  @Transform(toList)
+  @Transform(envList)
   @ArrayNotEmpty({ message: 'KAFKA_BROKERS must list at least one host:port' })
   @Matches(/^[A-Za-z0-9.\-[\]:]+:\d+$/, { each: true, message: 'KAFKA_BROKERS entries must be host:port' })
   KAFKA_BROKERS!: string[];
@@ -25,12 +22,12 @@ export class BaseServiceConfig {
 
   /** How long a consumer group waits for a silent (e.g. killed) member before reassigning its partitions. */
   @IsInt() @Min(6000) @Max(300_000)
-  @Transform(({ value }) => (value === undefined ? value : Number(value)))
+  @Transform(envInt)
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
   LOG_LEVEL = 'info';
 
-  @Transform(toBool) @IsBoolean()
+  @Transform(envBool) @IsBoolean()
   MIGRATE_ON_START = false;
 }
