@@ -1,5 +1,5 @@
 import { TOPICS, type CapabilityReportedPayload, type ContractChangedPayload, CapabilityReported, ContractChanged } from '@owd/events';
-import { TopicReader } from './support/topic-reader';
+import { TopicReader } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const DESK = { key: 'desk', label: 'Desk', type: 'text', required: true };

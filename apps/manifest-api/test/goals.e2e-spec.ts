@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { TOPICS, type GoalChangedPayload, GoalChanged } from '@owd/events';
 import { GoalsService } from '../src/app/goals/goals.service';
-import { TopicReader } from './support/topic-reader';
+import { TopicReader } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const SECRET = 'whsec_Zq9!xT4#pL7-unique-secret-value';
@@ -138,6 +138,6 @@ describe('manifest-api goals', () => {
   it('never echoes the secret in any response or event of this file', async () => {
     expect(t.responseBodies.length).toBeGreaterThan(10);
     for (const body of t.responseBodies) expect(body).not.toContain(SECRET);
-    for (const envelope of reader.envelopes) expect(JSON.stringify(envelope)).not.toContain(SECRET);
+    for (const message of reader.messages) expect(message.raw).not.toContain(SECRET);
   });
 });

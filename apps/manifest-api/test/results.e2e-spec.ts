@@ -4,7 +4,7 @@ import { DeliveryAttempted, DeliveryRequested, ResultStatusChanged, TOPICS, type
 import { EventProducer } from '@owd/kafka';
 import { waitFor } from '@owd/testing';
 import { articleContent, NEW_ARTICLE } from './support/fixtures';
-import { TopicReader } from './support/topic-reader';
+import { TopicReader } from '@owd/testing';
 import { createWorkspace, startTestApp, type HttpAnswer, type TestApp } from './support/test-app';
 
 describe('manifest-api results', () => {

@@ -46,7 +46,7 @@ describe('retry-scheduler: durable retry timers on a real broker and database', 
     const kafka = createKafka({ brokers, clientId: 'retry-scheduler-test', topicPrefix: prefix });
     const namer = new TopicNamer(prefix);
     publisher = new AttemptPublisher(kafka, namer);
-    inbox = await RetryDueInbox.start(kafka, namer);
+    inbox = await RetryDueInbox.start(brokers, prefix);
     app = await startApp();
     // The first round trip waits for the consumer groups to join; timings below are then meaningful.
     await settle(`res_${randomUUID()}`, 0);

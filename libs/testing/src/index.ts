@@ -2,3 +2,4 @@ export * from './lib/infra';
 export * from './lib/test-database';
 export * from './lib/test-topics';
 export * from './lib/wait-for';
+export * from './lib/topic-reader';

@@ -1,15 +1,15 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import {
-  DeliveryRequested, GoalChanged, type DeliveryAttemptedPayload, type DeliveryRequestedPayload, type EventDefinition,
+  DeliveryAttempted, DeliveryRequested, GoalChanged, TOPICS, type DeliveryAttemptedPayload, type DeliveryRequestedPayload, type EventDefinition,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
 import { EventProducer, TopicNamer } from '@owd/kafka';
 import { parseEncryptionKey, SecretBox } from '@owd/secret-box';
-import { createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, TopicReader, waitFor, type TestDatabase } from '@owd/testing';
 
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -69,27 +69,23 @@ export async function startDispatcher(env: Record<string, string>): Promise<Disp
 
   const kafka = new Kafka({ brokers, clientId: 'dispatcher-e2e', logLevel: logLevel.NOTHING });
   const producer = new EventProducer(kafka, new TopicNamer(prefix));
-  const reader: Consumer = kafka.consumer({ groupId: `attempted-reader-${randomUUID()}` });
-  const attempted: EventEnvelope<DeliveryAttemptedPayload>[] = [];
-  const rawAttempted: string[] = [];
-  await reader.connect();
-  await reader.subscribe({ topics: [`${prefix}delivery.attempted`], fromBeginning: true });
-  await reader.run({
-    eachMessage: async ({ message }) => {
-      const raw = message.value?.toString() ?? '';
-      rawAttempted.push(raw);
-      attempted.push(JSON.parse(raw));
-    },
-  });
+  const reader = await new TopicReader(brokers, prefix, [TOPICS.DELIVERY_ATTEMPTED]).start();
   const db = new Client({ connectionString: database.url });
   await db.connect();
   const box = new SecretBox(parseEncryptionKey(TEST_ENCRYPTION_KEY));
   let appStopped = false;
 
-  const attemptsOf = (deliveryId: string) => attempted.map((e) => e.payload).filter((p) => p.deliveryId === deliveryId);
+  const attemptsOf = (deliveryId: string) =>
+    reader.all<DeliveryAttemptedPayload>(DeliveryAttempted.type, (p) => p.deliveryId === deliveryId).map((e) => e.payload);
 
   const harness: DispatcherHarness = {
-    app, db, attempted, rawAttempted, attemptsOf,
+    app, db, attemptsOf,
+    get attempted() {
+      return reader.all<DeliveryAttemptedPayload>(DeliveryAttempted.type);
+    },
+    get rawAttempted() {
+      return reader.messages.map((m) => m.raw);
+    },
     emit: (definition, payload) => producer.emit(definition, payload, { correlationId: randomUUID() }),
     async goal(options) {
       const goalId = options.goalId ?? randomUUID();
@@ -131,7 +127,7 @@ export async function startDispatcher(env: Record<string, string>): Promise<Disp
     },
     async close() {
       await harness.stopApp();
-      await reader.disconnect();
+      await reader.stop();
       await producer.disconnect();
       await db.end();
       await database.drop();

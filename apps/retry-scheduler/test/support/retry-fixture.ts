@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Consumer, Kafka } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 import {
-  createEnvelope, definitionMap, DeliveryAttempted, DeliveryRetryDue, parseEnvelope, TOPICS,
+  createEnvelope, DeliveryAttempted, DeliveryRetryDue, TOPICS,
   type DeliveryAttemptedPayload, type DeliveryRetryDuePayload, type EventDefinition, type EventEnvelope,
 } from '@owd/events';
 import { EventProducer, toMessage, type TopicNamer } from '@owd/kafka';
-import { waitFor } from '@owd/testing';
+import { TopicReader, waitFor } from '@owd/testing';
 
 /** A delivery.attempted payload as the dispatcher emits it; retriable first attempt unless overridden. */
 export function attempted(overrides: Partial<DeliveryAttemptedPayload> = {}): DeliveryAttemptedPayload {
@@ -65,26 +65,21 @@ export interface ReceivedRetryDue {
   receivedAt: number;
 }
 
-/** Reads delivery.retry-due from the test prefix and validates every message against the contract. */
+/** delivery.retry-due as read from the test prefix, every message validated against the contract. */
 export class RetryDueInbox {
-  readonly received: ReceivedRetryDue[] = [];
-  readonly invalid: string[] = [];
+  private constructor(private readonly reader: TopicReader) {}
 
-  private constructor(private readonly consumer: Consumer) {}
+  static async start(brokers: string[], prefix: string): Promise<RetryDueInbox> {
+    return new RetryDueInbox(await new TopicReader(brokers, prefix, [TOPICS.DELIVERY_RETRY_DUE]).start());
+  }
 
-  static async start(kafka: Kafka, namer: TopicNamer): Promise<RetryDueInbox> {
-    const inbox = new RetryDueInbox(kafka.consumer({ groupId: `test-retry-due-${randomUUID()}` }));
-    const definitions = definitionMap([DeliveryRetryDue as EventDefinition]);
-    await inbox.consumer.connect();
-    await inbox.consumer.subscribe({ topics: [namer.name(TOPICS.DELIVERY_RETRY_DUE)], fromBeginning: true });
-    await inbox.consumer.run({
-      eachMessage: async ({ message }) => {
-        const parsed = parseEnvelope(message.value, definitions);
-        if (!parsed.ok) inbox.invalid.push(parsed.reason);
-        else inbox.received.push({ envelope: parsed.envelope as EventEnvelope<DeliveryRetryDuePayload>, receivedAt: Date.now() });
-      },
-    });
-    return inbox;
+  get received(): ReceivedRetryDue[] {
+    return this.reader.messages.flatMap((m) => (m.envelope?.type === DeliveryRetryDue.type
+      ? [{ envelope: m.envelope as EventEnvelope<DeliveryRetryDuePayload>, receivedAt: m.receivedAt }] : []));
+  }
+
+  get invalid(): string[] {
+    return this.reader.messages.flatMap((m) => (m.invalid ? [m.invalid] : []));
   }
 
   of(deliveryId: string): ReceivedRetryDue[] {
@@ -96,7 +91,7 @@ export class RetryDueInbox {
   }
 
   stop(): Promise<void> {
-    return this.consumer.disconnect();
+    return this.reader.stop();
   }
 }
 
