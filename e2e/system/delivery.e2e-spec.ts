@@ -1,12 +1,21 @@
 import { verify } from '@owd/signer';
-import { createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, startReceiver, waitFor, type TestDatabase, type TestReceiver } from '@owd/testing';
 import { ApiClient } from './support/api-client';
 import { Stack } from './support/stack';
-import { TestReceiver } from './support/receiver';
 
 const SECRET = 'whsec_system_test_0123456789';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API answers
+
+/** A receiver answering `status` to its first request and 204 to every later one. */
+async function receiverFailingFirst(status: number): Promise<TestReceiver> {
+  const receiver: TestReceiver = await startReceiver((_req, res) => res.writeHead(receiver.requests.length === 1 ? status : 204).end());
+  return receiver;
+}
+
+function bodyOf(receiver: TestReceiver, index: number): Json {
+  return JSON.parse(receiver.requests[index].body.toString('utf8')) as Json;
+}
 
 function article(title: string): Json {
   return {
@@ -46,9 +55,8 @@ describe('the whole system', () => {
   });
 
   async function productionGoal(receiver: TestReceiver): Promise<string> {
-    const url = await receiver.listen();
     receivers.push(receiver);
-    const goal = await api.call('POST', '/goals', { name: 'Economy desk', sourceLang: 'en', recipientUrl: url });
+    const goal = await api.call('POST', '/goals', { name: 'Economy desk', sourceLang: 'en', recipientUrl: `${receiver.url}/hook` });
     await api.call('PUT', `/goals/${goal['id']}/secret`, { secret: SECRET });
     await api.call('PATCH', `/goals/${goal['id']}`, { deliveryMode: 'production' });
     return goal['id'];
@@ -70,7 +78,7 @@ describe('the whole system', () => {
   }
 
   it('delivers an approved result as a signed payload v5 that the receiver verifies, and shows it delivered', async () => {
-    const receiver = new TestReceiver();
+    const receiver = await startReceiver();
     const goalId = await productionGoal(receiver);
     const resultId = await submitApproved(goalId, 'Grain prices fall');
 
@@ -81,17 +89,17 @@ describe('the whole system', () => {
 
     expect(receiver.requests).toHaveLength(1);
     const [req] = receiver.requests;
-    expect(verify(SECRET, req.headers, req.raw)).toEqual({ ok: true });
+    expect(verify(SECRET, req.headers, req.body)).toEqual({ ok: true });
     expect(req.headers['idempotency-key']).toBe(resultId);
     expect(req.headers['x-sh-delivery']).toBe(done['state']['deliveryId']);
-    expect(receiver.json(0)).toMatchObject({
+    expect(bodyOf(receiver, 0)).toMatchObject({
       payload_version: 5, event: 'workflow.action', result_id: resultId, revision: 1, workflow_execution: resultId,
       workflow_name: 'Economy desk', title: 'Grain prices fall', mode: 'article',
     });
   });
 
   it('retries a 500 on the schedule with the same X-SH-Delivery and identical bytes, then delivers', async () => {
-    const receiver = new TestReceiver((_req, i) => ({ status: i === 0 ? 500 : 204 }));
+    const receiver = await receiverFailingFirst(500);
     const goalId = await productionGoal(receiver);
     const resultId = await submitApproved(goalId, 'Flaky receiver');
 
@@ -100,13 +108,13 @@ describe('the whole system', () => {
     expect(done['attempts'].map((a: Json) => [a['attempt'], a['outcome']])).toEqual([[1, 'retriable'], [2, 'delivered']]);
     const [first, second] = receiver.requests;
     expect(second.headers['x-sh-delivery']).toBe(first.headers['x-sh-delivery']);
-    expect(second.raw.equals(first.raw)).toBe(true);
+    expect(second.body.equals(first.body)).toBe(true);
     expect(second.at - first.at).toBeGreaterThanOrEqual(1400);
-    expect(verify(SECRET, second.headers, second.raw)).toEqual({ ok: true });
+    expect(verify(SECRET, second.headers, second.body)).toEqual({ ok: true });
   });
 
   it('loses nothing when the dispatcher is killed with SIGKILL mid-stream, and never sends two bodies under one X-SH-Delivery', async () => {
-    const receiver = new TestReceiver();
+    const receiver = await startReceiver();
     const goalId = await productionGoal(receiver);
     const ids: string[] = [];
     for (let i = 0; i < 10; i++) ids.push(await submitApproved(goalId, `Story ${i}`));
@@ -118,15 +126,15 @@ describe('the whole system', () => {
     const bodiesByDelivery = new Map<string, Set<string>>();
     for (const r of receiver.requests) {
       const key = String(r.headers['x-sh-delivery']);
-      bodiesByDelivery.set(key, (bodiesByDelivery.get(key) ?? new Set()).add(r.raw.toString('base64')));
+      bodiesByDelivery.set(key, (bodiesByDelivery.get(key) ?? new Set()).add(r.body.toString('base64')));
     }
-    const delivered = new Set(receiver.requests.map((r) => receiver.json(receiver.requests.indexOf(r))['result_id']));
+    const delivered = new Set(receiver.requests.map((_r, i) => bodyOf(receiver, i)['result_id']));
     expect([...delivered].sort()).toEqual([...ids].sort());
     for (const bodies of bodiesByDelivery.values()) expect(bodies.size).toBe(1);
   });
 
   it('keeps a retry timer across a SIGKILL of the retry-scheduler: attempt 2 is made once, after its due time', async () => {
-    const receiver = new TestReceiver((_req, i) => ({ status: i === 0 ? 503 : 204 }));
+    const receiver = await receiverFailingFirst(503);
     const goalId = await productionGoal(receiver);
     const resultId = await submitApproved(goalId, 'Scheduler crash');
     await waitFor(() => receiver.requests.length === 1, { what: 'the first (failing) attempt' });
@@ -139,7 +147,7 @@ describe('the whole system', () => {
     expect(done['state']['status']).toBe('delivered');
     expect(done['attempts'].map((a: Json) => a['attempt'])).toEqual([1, 2]);
     expect(receiver.requests).toHaveLength(2);
-    expect(receiver.requests[1].raw.equals(receiver.requests[0].raw)).toBe(true);
+    expect(receiver.requests[1].body.equals(receiver.requests[0].body)).toBe(true);
     expect(receiver.requests[1].at - receiver.requests[0].at).toBeGreaterThanOrEqual(1400);
   });
 });

@@ -7,7 +7,7 @@ async function main(): Promise<void> {
   const prefix = process.env['KAFKA_TOPIC_PREFIX'] ?? '';
   const partitions = Number(process.env['KAFKA_TOPIC_PARTITIONS'] ?? 6);
   const replicationFactor = Number(process.env['KAFKA_REPLICATION_FACTOR'] ?? 1);
-  const admin = createKafka({ brokers, clientId: 'create-topics', topicPrefix: prefix }).admin();
+  const admin = createKafka({ brokers, clientId: 'create-topics' }).admin();
   await admin.connect();
   try {
     const created = await ensureTopics(admin, new TopicNamer(prefix), { partitions, replicationFactor });

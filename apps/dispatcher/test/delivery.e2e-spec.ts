@@ -2,9 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { register } from 'prom-client';
 import { DeliveryRetryDue, DeliveryRetryRequested, type DeliveryAttemptedPayload } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
-import { waitFor } from '@owd/testing';
+import { waitFor, startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
-import { startReceiver, type ReceivedRequest, type TestReceiver } from './support/receiver';
 
 const SECRET = 'whsec_e2e_3f9a1c7d5b';
 const TIMEOUT_MS = 1_500;

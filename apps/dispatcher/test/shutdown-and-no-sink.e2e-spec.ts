@@ -1,6 +1,5 @@
-import { waitFor } from '@owd/testing';
+import { waitFor, startReceiver, type TestReceiver } from '@owd/testing';
 import { startDispatcher, type DispatcherHarness } from './support/dispatcher-harness';
-import { startReceiver, type TestReceiver } from './support/receiver';
 
 describe('dispatcher without a development sink, and its shutdown', () => {
   let h: DispatcherHarness;

@@ -1,30 +1,21 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { verify } from '@owd/signer';
+import { startReceiver, type TestReceiver } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const SECRET = 'whsec_send_test_0123456789abcdef';
-
-interface Seen { headers: IncomingHttpHeaders; raw: Buffer }
+const receivers: TestReceiver[] = [];
 
 /** A loopback receiver answering with `status` (and a Location for 3xx). */
-async function receiver(status: number, extra: Record<string, string> = {}): Promise<{ url: string; seen: Seen[]; server: Server }> {
-  const seen: Seen[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ headers: req.headers, raw: Buffer.concat(chunks) });
-      res.writeHead(status, { 'content-type': 'application/json', 'x-receiver': 'demo', ...extra }).end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hook`, seen, server };
+async function receiver(status: number, extra: Record<string, string> = {}): Promise<TestReceiver> {
+  const r = await startReceiver((_req, res) =>
+    res.writeHead(status, { 'content-type': 'application/json', 'x-receiver': 'demo', ...extra }).end('{"ok":true}'));
+  receivers.push(r);
+  return r;
 }
 
 describe('Send test (POST /api/goals/{id}/send-test)', () => {
   let t: TestApp;
   let token: string;
-  const servers: Server[] = [];
 
   beforeAll(async () => {
     t = await startTestApp({ ALLOWED_TARGET_CIDRS: '127.0.0.0/8', ATTEMPT_TIMEOUT_MS: '2000' });
@@ -32,7 +23,7 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
   });
 
   afterAll(async () => {
-    servers.forEach((s) => s.close());
+    await Promise.all(receivers.map((r) => r.close()));
     await t?.close();
   });
 
@@ -45,7 +36,6 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
 
   it('sends a signed sample payload v5 to the saved URL in Test mode, shows the answer, and verifies the URL', async () => {
     const r = await receiver(204);
-    servers.push(r.server);
     const goalId = await goalWith(r.url);
     const res = await t.request('POST', `/api/goals/${goalId}/send-test`, { token, body: {} });
 
@@ -54,12 +44,12 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
     expect(res.body.response.headers['x-receiver']).toBe('demo');
     expect(res.body.request.headers['Authorization']).toBe('Bearer [secret]');
     expect(res.text).not.toContain(SECRET);
-    expect(r.seen).toHaveLength(1);
-    expect(verify(SECRET, r.seen[0].headers, r.seen[0].raw)).toEqual({ ok: true });
-    expect(r.seen[0].headers['authorization']).toBe(`Bearer ${SECRET}`);
-    const body = JSON.parse(r.seen[0].raw.toString());
+    expect(r.requests).toHaveLength(1);
+    expect(verify(SECRET, r.requests[0].headers, r.requests[0].body)).toEqual({ ok: true });
+    expect(r.requests[0].headers['authorization']).toBe(`Bearer ${SECRET}`);
+    const body = JSON.parse(r.requests[0].body.toString());
     expect(body).toMatchObject({ payload_version: 5, event: 'workflow.action', mode: 'article', workflow_name: 'Desk' });
-    expect(res.body.request.body).toBe(r.seen[0].raw.toString());
+    expect(res.body.request.body).toBe(r.requests[0].body.toString());
 
     const enabled = await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } });
     expect(enabled.status).toBe(200);
@@ -68,12 +58,11 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
   it('sends to a typed, unsaved URL without verifying the saved one', async () => {
     const saved = await receiver(204);
     const typed = await receiver(500);
-    servers.push(saved.server, typed.server);
     const goalId = await goalWith(saved.url);
     const res = await t.request('POST', `/api/goals/${goalId}/send-test`, { token, body: { url: typed.url } });
     expect(res.body).toMatchObject({ outcome: 'retriable', sent: true, verified: false, response: { status: 500 } });
-    expect(typed.seen).toHaveLength(1);
-    expect(saved.seen).toHaveLength(0);
+    expect(typed.requests).toHaveLength(1);
+    expect(saved.requests).toHaveLength(0);
     expect((await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } })).status).toBe(409);
   });
 
@@ -83,7 +72,6 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
     ['an IPv4-mapped loopback spelling', 'http://[::ffff:7f00:1]/', 'ipv4-mapped'],
   ])('refuses %s and says which rule, sending nothing', async (_name, url, rule) => {
     const saved = await receiver(204);
-    servers.push(saved.server);
     const goalId = await goalWith(saved.url);
     const res = await t.request('POST', `/api/goals/${goalId}/send-test`, { token, body: { url } });
     expect(res.status).toBe(200);
@@ -93,21 +81,19 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
   it('does not follow a redirect, even to an allowed address', async () => {
     const target = await receiver(204);
     const redirecting = await receiver(302, { location: target.url });
-    servers.push(target.server, redirecting.server);
     const goalId = await goalWith(redirecting.url);
     const res = await t.request('POST', `/api/goals/${goalId}/send-test`, { token, body: {} });
     expect(res.body).toMatchObject({ outcome: 'permanent', errorClass: 'redirect', response: { status: 302 } });
     expect(res.body.errorMessage).toMatch(/redirects are not followed/);
-    expect(target.seen).toHaveLength(0);
+    expect(target.requests).toHaveLength(0);
   });
 
   it('answers 404 for another workspace\'s goal', async () => {
     const r = await receiver(204);
-    servers.push(r.server);
     const goalId = await goalWith(r.url);
     const other = await createWorkspace(t, 'Other');
     const res = await t.request('POST', `/api/goals/${goalId}/send-test`, { token: other.token, body: {} });
     expect(res.status).toBe(404);
-    expect(r.seen).toHaveLength(0);
+    expect(r.requests).toHaveLength(0);
   });
 });

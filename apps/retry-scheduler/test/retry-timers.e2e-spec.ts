@@ -43,7 +43,7 @@ describe('retry-scheduler: durable retry timers on a real broker and database', 
     const { brokers, prefix } = await createTestTopics();
     Object.assign(process.env, serviceEnv(db.url, brokers, prefix));
     ({ AppModule: appModule } = await import('../src/app/app.module'));
-    const kafka = createKafka({ brokers, clientId: 'retry-scheduler-test', topicPrefix: prefix });
+    const kafka = createKafka({ brokers, clientId: 'retry-scheduler-test' });
     const namer = new TopicNamer(prefix);
     publisher = new AttemptPublisher(kafka, namer);
     inbox = await RetryDueInbox.start(brokers, prefix);

@@ -3,3 +3,4 @@ export * from './lib/test-database';
 export * from './lib/test-topics';
 export * from './lib/wait-for';
 export * from './lib/topic-reader';
+export * from './lib/receiver';

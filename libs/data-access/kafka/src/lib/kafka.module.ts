@@ -30,7 +30,6 @@ export class KafkaModule {
             createKafka({
               brokers: config.getOrThrow<string[]>('KAFKA_BROKERS'),
               clientId: `${options.service}-${process.pid}`,
-              topicPrefix: config.get<string>('KAFKA_TOPIC_PREFIX') ?? '',
             }),
         },
         {

@@ -12,6 +12,4 @@ export const KAFKA_SERVICE_OPTIONS = Symbol('KAFKA_SERVICE_OPTIONS');
 export interface KafkaConnectionSettings {
   brokers: string[];
   clientId: string;
-  /** Prefix of every broker topic name, so several deployments (or test runs) can share a cluster. */
-  topicPrefix: string;
 }

@@ -25,7 +25,7 @@ export async function createTestService(url: string, schema: string, brokers: st
     await dataSource.query(`CREATE TABLE "${schema}".effects (consumer text NOT NULL, event_id uuid NOT NULL, delivery_id uuid NOT NULL, PRIMARY KEY (consumer, event_id))`);
   }
   const namer = new TopicNamer(prefix);
-  const kafka = createKafka({ brokers, clientId: schema, topicPrefix: prefix });
+  const kafka = createKafka({ brokers, clientId: schema });
   const producer = new EventProducer(kafka, namer);
   const relay = new OutboxRelay(dataSource, producer, { schema, idleMs: 50 });
   const outbox = new Outbox(schema, namer, relay.kick);
