@@ -74,6 +74,11 @@ export class Stack {
     for (const s of SERVICES) await this.start(s);
   }
 
+  /** Process id of a running service (for CPU and memory readings). */
+  pid(service: ServiceName): number | undefined {
+    return this.procs.get(service)?.pid;
+  }
+
   /** SIGKILL: no shutdown hook runs, in-flight work is lost unless the design recovers it. */
   async kill(service: ServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const proc = this.procs.get(service);
