@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Consumer, EachMessagePayload, Kafka } from 'kafkajs';
+import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
 import type { EventProducer } from './event-producer';
@@ -54,7 +54,8 @@ export class EventConsumer {
     await this.consumer.run({
       autoCommit: false,
       partitionsConsumedConcurrently: this.spec.partitionsConsumedConcurrently ?? 3,
-      eachMessage: (payload) => this.process(payload),
+      eachBatchAutoResolve: false,
+      eachBatch: (payload) => this.processBatch(payload),
     });
   }
 
@@ -63,7 +64,29 @@ export class EventConsumer {
     await this.consumer.disconnect();
   }
 
-  private async process({ topic, partition, message, heartbeat }: EachMessagePayload): Promise<void> {
+  /**
+   * Messages of one partition in order, each with its own transaction; the offset is committed once for
+   * the messages done (a broker round trip per batch, not per message), always after their effects.
+   */
+  private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    const { topic, partition } = batch;
+    let done: string | undefined;
+    try {
+      for (const message of batch.messages) {
+        if (!isRunning() || isStale()) break;
+        await this.process(topic, partition, message);
+        resolveOffset(message.offset);
+        done = message.offset;
+        await heartbeat();
+      }
+    } finally {
+      if (done !== undefined) {
+        await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(done) + 1n).toString() }]);
+      }
+    }
+  }
+
+  private async process(topic: string, partition: number, message: KafkaMessage): Promise<void> {
     const logical = this.namer.logical(topic) as TopicName;
     const parsed = parseEnvelope(message.value, this.definitions);
     if (!parsed.ok) {
@@ -86,8 +109,6 @@ export class EventConsumer {
       stop();
       messagingMetrics.consumed.inc({ topic: logical, type: parsed.envelope.type, result: fresh ? 'processed' : 'duplicate' });
     }
-    await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(message.offset) + 1n).toString() }]);
-    await heartbeat();
   }
 
   private async deadLetter(
