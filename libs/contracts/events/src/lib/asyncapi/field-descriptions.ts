@@ -1,0 +1,60 @@
+/**
+ * Field descriptions by class and property: TypeScript comments do not survive to run time, so the ones
+ * a reader outside needs are kept here (the builder refuses a description of a property that is gone).
+ */
+export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  EventEnvelope: {
+    eventId: 'Unique per event; consumers are idempotent on it (delivery is at least once).',
+    type: 'The event type; together with `schemaVersion` it names the payload schema.',
+    schemaVersion: 'Version of the payload schema of this event type.',
+    occurredAt: 'When the producer recorded the event (ISO 8601, UTC).',
+    correlationId: 'The id of the request or result that started the chain; the same on every event it caused.',
+    causationId: "The event id (or request id) that directly caused this one; null for a chain's first event.",
+    key: 'Equal to the Kafka message key (see the message bindings).',
+    payload: 'The event payload; its schema depends on `type` and `schemaVersion`.',
+  },
+  ResultRevisedPayload: {
+    textOnlyChange: 'True when only the text changed (no new cluster version): spec §6 rule 1.',
+    content: 'The result content as submitted to the API (payload builder input, see docs/payload.md).',
+    fieldValues: 'Per-result receiver field values entered on the Delivery tab.',
+  },
+  ResultStatusChangedPayload: {
+    missingFields: 'Required receiver fields without a value (status needs_approval).',
+    deliveryId: 'Set when status is queued: the delivery that carries the frozen bytes.',
+  },
+  GoalChangedPayload: {
+    version: 'Grows with every change; consumers ignore a snapshot older than the one they hold.',
+    secretCiphertext: 'AES-256-GCM ciphertext of the secret (associated data = goal id); the clear secret never travels.',
+    ownerEmail: 'Where the weekly contract notice goes (notifier); optional so older producers stay valid.',
+  },
+  CapabilityReportedPayload: {
+    source: '`receiver` for an HTTP-address receiver; anything else is a plugin report (spec §2.4).',
+    reportedAt: 'When the report arrived at manifest-api (ISO 8601).',
+  },
+  DeliveryRequestedPayload: {
+    deliveryId: 'X-SH-Delivery: one series of attempts of one content.',
+    bodyBase64: 'The exact request body every attempt sends (base64).',
+    bodySha256: 'Hex SHA-256 of the body; the dispatcher checks the bytes against it before sending.',
+  },
+  DeliveryAttemptedPayload: {
+    deliveryId: 'X-SH-Delivery header of the request: the same for every attempt of the same bytes, manual retries included.',
+    resultId: 'The result delivered; also the message key and the Idempotency-Key header the receiver saw.',
+    goalId: 'The goal (receiver configuration) the result belongs to.',
+    revision: 'Revision of the result content these bytes carry.',
+    attempt: 'Attempt number within the series, 1 to 3 (a manual retry starts again at 1).',
+    targetHost: 'Host the request went to (the development sink for goals in test mode).',
+    status: 'HTTP status of the answer; null when there was no complete answer (timeout, connection failure, not sent).',
+    durationMs: 'Duration of the attempt in milliseconds (0 when nothing was sent).',
+    outcome:
+      'delivered (2xx), retriable (429, 5xx, timeout, connection failure), permanent (other 4xx, 3xx, or not sendable), ' +
+      'conflict (409 naming a newer revision), refused (address restriction). See docs/delivery.md.',
+    errorClass:
+      'Machine-readable cause, null when delivered; an open set, e.g. rate_limited, server_error, timeout, ' +
+      'connection_failed, conflict, client_error, redirect, address_refused (the full table is in docs/delivery.md).',
+    errorMessage: 'Readable cause for people; null when delivered. Never contains the secret.',
+    attemptedAt: 'When the attempt started (ISO 8601).',
+    nextAttemptAt: 'When the next automatic attempt is due; null when this attempt ended the delivery.',
+    conflictRevision: 'The revision a 409 answer reported (spec §4.1); null otherwise.',
+    final: 'True when no further automatic attempt follows (delivered, failed, permanent, refused, conflict).',
+  },
+};

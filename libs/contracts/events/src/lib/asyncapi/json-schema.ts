@@ -1,0 +1,150 @@
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, ValidationTypes, type MetadataStorage } from 'class-validator';
+
+export type Json = string | number | boolean | null | Json[] | JsonObject;
+export interface JsonObject {
+  [key: string]: Json;
+}
+
+type Constructor = new () => object;
+type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
+
+/** Named schemas of payload classes and the classes they nest, in `components.schemas`. */
+export class SchemaComponents {
+  readonly schemas: JsonObject = {};
+  private readonly classes = new Map<string, Constructor>();
+
+  /**
+   * Registers `cls` (and its nested classes) and returns a `$ref` to it. `closed` adds
+   * `additionalProperties: false`: consumers validate payloads with unknown keys refused.
+   */
+  ref(cls: Constructor, closed: boolean, descriptions: Readonly<Record<string, string>> = {}): JsonObject {
+    const known = this.classes.get(cls.name);
+    if (known && known !== cls) throw new Error(`asyncapi: two classes are named ${cls.name}`);
+    if (!known) {
+      this.classes.set(cls.name, cls);
+      this.schemas[cls.name] = classSchema(cls, closed, this, descriptions);
+    }
+    return { $ref: `#/components/schemas/${cls.name}` };
+  }
+}
+
+const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+
+/** JSON Schema (draft-07) fragment of each class-validator decorator the event classes use. */
+const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[]) => JsonObject>> = {
+  isString: () => ({ type: 'string' }),
+  isUuid: () => ({ type: 'string', format: 'uuid' }),
+  isInt: () => ({ type: 'integer' }),
+  isBoolean: () => ({ type: 'boolean' }),
+  isObject: () => ({ type: 'object' }),
+  isArray: () => ({ type: 'array' }),
+  isDateString: () => ({ type: 'string', format: 'date-time' }),
+  isEmail: () => ({ type: 'string', format: 'email' }),
+  isBase64: () => ({ type: 'string', contentEncoding: 'base64', pattern: BASE64 }),
+  isIn: ([values]) => enumFragment(values),
+  matches: ([pattern]) => patternFragment(pattern),
+  min: ([n]) => ({ minimum: numberConstraint(n) }),
+  max: ([n]) => ({ maximum: numberConstraint(n) }),
+  minLength: ([n]) => ({ minLength: numberConstraint(n) }),
+  maxLength: ([n]) => ({ maxLength: numberConstraint(n) }),
+};
+
+function enumFragment(values: unknown): JsonObject {
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) {
+    throw new Error('asyncapi: @IsIn with values other than strings has no mapping yet');
+  }
+  return { type: 'string', enum: values as string[] };
+}
+
+function patternFragment(pattern: unknown): JsonObject {
+  if (!(pattern instanceof RegExp) || pattern.flags !== '') {
+    throw new Error('asyncapi: @Matches needs a RegExp without flags to become a JSON Schema pattern');
+  }
+  return { type: 'string', pattern: pattern.source };
+}
+
+function numberConstraint(n: unknown): number {
+  if (typeof n !== 'number') throw new Error('asyncapi: a numeric constraint is not a number');
+  return n;
+}
+
+function merge(into: JsonObject, fragment: JsonObject, where: string): void {
+  for (const [key, value] of Object.entries(fragment)) {
+    if (key === 'type' && into['type'] !== undefined && into['type'] !== value) {
+      throw new Error(`asyncapi: ${where} is validated as both ${String(into['type'])} and ${String(value)}`);
+    }
+    into[key] = value;
+  }
+}
+
+/** The class `@Type(() => X)` names, found the way class-transformer itself finds it. */
+function nestedClass(cls: Constructor, property: string, isArray: boolean): Constructor {
+  const probe: unknown = plainToInstance(cls, { [property]: isArray ? [{}] : {} });
+  const value: unknown = (probe as Record<string, unknown>)[property];
+  const element: unknown = isArray && Array.isArray(value) ? value[0] : value;
+  const ctor = typeof element === 'object' && element !== null ? element.constructor : undefined;
+  if (!ctor || ctor === Object) throw new Error(`asyncapi: ${cls.name}.${property} needs @Type(() => Class) beside @ValidateNested`);
+  return ctor as Constructor;
+}
+
+const KEY_ORDER = ['description', 'type', 'format', 'contentEncoding', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'items'];
+
+function ordered(schema: JsonObject): JsonObject {
+  const rank = (k: string) => (KEY_ORDER.includes(k) ? KEY_ORDER.indexOf(k) : KEY_ORDER.length);
+  return Object.fromEntries(Object.entries(schema).sort(([a], [b]) => rank(a) - rank(b)));
+}
+
+/** Optional properties: class-validator skips null and undefined alike, so both may be on the wire. */
+function nullable(schema: JsonObject): JsonObject {
+  if (schema['$ref'] !== undefined) return { anyOf: [schema, { type: 'null' }] };
+  const out: JsonObject = { ...schema };
+  if (typeof out['type'] === 'string') out['type'] = [out['type'], 'null'];
+  if (Array.isArray(out['enum'])) out['enum'] = [...out['enum'], null];
+  return out;
+}
+
+function propertySchema(cls: Constructor, property: string, rules: ValidationMetadata[], components: SchemaComponents, closed: boolean) {
+  const self: JsonObject = {};
+  const items: JsonObject = {};
+  const where = `${cls.name}.${property}`;
+  const isArray = rules.some((r) => r.name === 'isArray');
+  let optional = false;
+  for (const rule of rules) {
+    if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === 'isOptional') optional = true;
+    else if (rule.type === ValidationTypes.NESTED_VALIDATION) merge(isArray ? items : self, components.ref(nestedClass(cls, property, isArray), closed), where);
+    else if (rule.type === ValidationTypes.CUSTOM_VALIDATION && rule.name && FRAGMENTS[rule.name]) {
+      merge(rule.each ? items : self, FRAGMENTS[rule.name](rule.constraints ?? []), where);
+    } else throw new Error(`asyncapi: ${where} uses a validator (${rule.type} ${rule.name ?? ''}) with no JSON Schema mapping yet`);
+  }
+  if (Object.keys(items).length > 0) self['items'] = ordered(items);
+  const schema = ordered(self);
+  return { schema: optional ? nullable(schema) : schema, optional };
+}
+
+/** The JSON Schema of what class-validator accepts for `cls`, read from its decorators. */
+export function classSchema(
+  cls: Constructor, closed: boolean, components: SchemaComponents, descriptions: Readonly<Record<string, string>> = {},
+): JsonObject {
+  const byProperty = new Map<string, ValidationMetadata[]>();
+  for (const rule of getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false)) {
+    byProperty.set(rule.propertyName, [...(byProperty.get(rule.propertyName) ?? []), rule]);
+  }
+  for (const described of Object.keys(descriptions)) {
+    if (!byProperty.has(described)) throw new Error(`asyncapi: a description names ${cls.name}.${described}, which has no validator`);
+  }
+  const properties: JsonObject = {};
+  const required: string[] = [];
+  for (const [property, rules] of byProperty) {
+    const { schema, optional } = propertySchema(cls, property, rules, components, closed);
+    const description = descriptions[property];
+    properties[property] = description ? { description, ...schema } : schema;
+    if (!optional) required.push(property);
+  }
+  return {
+    type: 'object',
+    ...(required.length > 0 ? { required } : {}),
+    properties,
+    ...(closed ? { additionalProperties: false } : {}),
+  };
+}
