@@ -21,6 +21,10 @@ npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retr
 say "integration and system tests (real Kafka, real PostgreSQL, services as processes)"
 npx jest --config jest.integration.config.cjs --ci --runInBand --json --outputFile=test-artifacts/integration.json
 
+say "production image layout (production dependencies only, through the entrypoint)"
+DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:${TEST_PG_PORT:-55433}/postgres} \
+KAFKA_BROKERS=${KAFKA_BROKERS:-127.0.0.1:${TEST_KAFKA_PORT:-29092}} bash scripts/check-image.sh
+
 node -e '
 const r = ["unit", "integration"].map((k) => require("./test-artifacts/" + k + ".json"));
 const passed = r.reduce((s, x) => s + x.numPassedTests, 0), failed = r.reduce((s, x) => s + x.numFailedTests, 0);

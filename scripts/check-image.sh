@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Checks the production image's layout without a Docker engine: stages exactly what the Dockerfile's
+# last stage holds (production dependencies, dist/apps, the entrypoint) in a temporary folder, then
+# runs every service through the entrypoint — migrate, start, /health, SIGTERM — against the given
+# DATABASE_URL and KAFKA_BROKERS (the integration tests' servers when run from `npm test`).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+: "${DATABASE_URL:?DATABASE_URL is required}" "${KAFKA_BROKERS:?KAFKA_BROKERS is required}"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+cp package.json package-lock.json "$stage/"
+(cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+mkdir -p "$stage/apps"
+cp -r dist/apps/. "$stage/apps/"
+cp deploy/docker/entrypoint.sh "$stage/owd"
+export APPS_DIR="$stage/apps" ADMIN_TOKEN=$(node -e 'console.log("x".repeat(40))')
+export SECRET_ENCRYPTION_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64"))')
+export SMTP_URL=smtp://127.0.0.1:1 NOTICE_FROM=notices@example.test NOTICE_SCHEDULE=off LOG_LEVEL=warn
+export KAFKA_TOPIC_PREFIX="image-check-$$."
+tsx tools/kafka/create-topics.ts >/dev/null
+# A database of its own, dropped at the end.
+db="owd_image_check_$$"
+export ADMIN_DATABASE_URL=$DATABASE_URL
+sql() { node -e 'const { Client } = require("pg"); const c = new Client({ connectionString: process.env.ADMIN_DATABASE_URL }); c.connect().then(() => c.query(process.argv[1])).then(() => c.end(), (e) => { console.error(e.message); process.exit(1); });' "$1"; }
+sql "CREATE DATABASE $db"
+trap 'sql "DROP DATABASE IF EXISTS $db WITH (FORCE)"; rm -rf "$stage"' EXIT
+export DATABASE_URL="$(node -e 'const u = new URL(process.env.ADMIN_DATABASE_URL); u.pathname = "/" + process.argv[1]; console.log(u.toString())' "$db")"
+if sh "$stage/owd" no-such-service 2>/dev/null; then echo "entrypoint accepted an unknown service" >&2; exit 1; fi
+port=39100
+for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
+  port=$((port + 1))
+  (cd "$stage" && sh ./owd "$s" migrate >/dev/null)
+  (cd "$stage" && PORT=$port exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
+  pid=$!
+  ok=
+  for _ in $(seq 1 120); do
+    if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then ok=1; break; fi
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.25
+  done
+  [ -n "$ok" ] || { echo "$s did not become healthy from the image layout:"; tail -20 "$stage/$s.log"; kill "$pid" 2>/dev/null; exit 1; }
+  kill -TERM "$pid"
+  wait "$pid" && code=0 || code=$?
+  # NestJS re-raises SIGTERM after its shutdown hooks ran, so 143 (128 + SIGTERM) is a clean stop too.
+  [ "$code" = 0 ] || [ "$code" = 143 ] || { echo "$s exited with $code on SIGTERM"; tail -20 "$stage/$s.log"; exit 1; }
+  echo "    $s: migrate, start, /health, SIGTERM → clean exit (production dependencies only)"
+done
