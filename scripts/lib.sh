@@ -15,3 +15,17 @@ ensure_deps() {
 }
 
 tsx() { node node_modules/tsx/dist/cli.mjs --tsconfig tsconfig.base.json "$@"; }
+
+# The console's browser tests drive Debian's Chromium through playwright-core (a test tool's own
+# browser download does not work on these machines). Installs it when missing and we may.
+ensure_chromium() {
+  [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing Chromium for the console's browser tests (apt-get install chromium)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null; }
+  else
+    echo "Chromium is needed for the console's browser tests: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH" >&2
+    return 1
+  fi
+}

@@ -4,6 +4,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_deps
+ensure_chromium
 mkdir -p test-artifacts
 
 say "lint (eslint + @nx/enforce-module-boundaries)"
