@@ -24,8 +24,9 @@ async function freePort(): Promise<number> {
 export class Stack {
   readonly adminToken = randomBytes(32).toString('base64url');
   readonly env: Record<string, string>;
-  readonly ports = new Map<ServiceName, number>();
-  private readonly procs = new Map<ServiceName, ChildProcess>();
+  /** Port and process per instance: a service's name, or a replica's name such as `dispatcher#2`. */
+  readonly ports = new Map<string, number>();
+  private readonly procs = new Map<string, ChildProcess>();
   private readonly logDir: string;
 
   constructor(databaseUrl: string, prefix: string, extraEnv: Record<string, string> = {}) {
@@ -47,26 +48,27 @@ export class Stack {
     };
   }
 
-  url(service: ServiceName): string {
-    return `http://127.0.0.1:${this.ports.get(service)}`;
+  url(instance: string): string {
+    return `http://127.0.0.1:${this.ports.get(instance)}`;
   }
 
-  async start(service: ServiceName): Promise<void> {
-    const port = this.ports.get(service) ?? (await freePort());
-    this.ports.set(service, port);
-    const log = createWriteStream(resolve(this.logDir, `${service}.log`), { flags: 'a' });
+  /** Starts `service` as `instance` (default: the service's own name; another name starts a replica). */
+  async start(service: ServiceName, instance: string = service): Promise<void> {
+    const port = this.ports.get(instance) ?? (await freePort());
+    this.ports.set(instance, port);
+    const log = createWriteStream(resolve(this.logDir, `${instance.replace(/\W/g, '_')}.log`), { flags: 'a' });
     const proc = spawn(process.execPath, [resolve(REPO_ROOT, `dist/apps/${service}/main.js`)], {
       env: { ...process.env, ...this.env, PORT: String(port), NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     proc.stdout?.pipe(log);
     proc.stderr?.pipe(log);
-    this.procs.set(service, proc);
+    this.procs.set(instance, proc);
     await waitFor(async () => {
-      if (proc.exitCode !== null) throw new Error(`${service} exited with ${proc.exitCode}; see ${this.logDir}/${service}.log`);
-      const res = await fetch(`${this.url(service)}/health`).catch(() => undefined);
+      if (proc.exitCode !== null) throw new Error(`${instance} exited with ${proc.exitCode}; see ${this.logDir}`);
+      const res = await fetch(`${this.url(instance)}/health`).catch(() => undefined);
       return res?.ok;
-    }, { timeoutMs: 60_000, intervalMs: 200, what: `${service} to be healthy` });
+    }, { timeoutMs: 60_000, intervalMs: 200, what: `${instance} to be healthy` });
   }
 
   async startAll(): Promise<void> {
@@ -75,20 +77,26 @@ export class Stack {
   }
 
   /** Process id of a running service (for CPU and memory readings). */
-  pid(service: ServiceName): number | undefined {
-    return this.procs.get(service)?.pid;
+  pid(instance: string): number | undefined {
+    return this.procs.get(instance)?.pid;
+  }
+
+  /** True while the instance's process runs. */
+  running(instance: string): boolean {
+    const proc = this.procs.get(instance);
+    return proc !== undefined && proc.exitCode === null && proc.signalCode === null;
   }
 
   /** SIGKILL: no shutdown hook runs, in-flight work is lost unless the design recovers it. */
-  async kill(service: ServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-    const proc = this.procs.get(service);
-    if (!proc || proc.exitCode !== null) return;
+  async kill(instance: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const proc = this.procs.get(instance);
+    if (!proc || !this.running(instance)) return;
     const exited = new Promise((res) => proc.once('exit', res));
     proc.kill(signal);
     await exited;
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all(SERVICES.map((s) => this.kill(s, 'SIGTERM')));
+    await Promise.all([...this.procs.keys()].map((instance) => this.kill(instance, 'SIGTERM')));
   }
 }

@@ -1,0 +1,190 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT, createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
+import { ApiClient } from '../../system/support/api-client';
+import { Stack } from '../../system/support/stack';
+import type { LedgerReceiver } from './ledger-receiver';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API answers
+
+/** Retry delays of the stack under test (attempt 2 after 1.5 s, attempt 3 after 3 s more). */
+export const RETRY_DELAYS_MS = [1500, 3000] as const;
+/** How much earlier than its schedule an attempt may be seen (clock reading and polling, not a late timer). */
+const EARLY_TOLERANCE_MS = 250;
+
+const SECRET = 'whsec_fault_suite_0123456789';
+const FINAL = new Set(['delivered', 'failed']);
+
+/** The ledger of one case: every count the suite promises something about. */
+export interface LedgerSummary {
+  case: string;
+  submitted: number;
+  delivered: number;
+  failed: number;
+  pending: number;
+  /** Accepted requests beyond the first of a delivery (allowed: same bytes, same X-SH-Delivery). */
+  duplicates: number;
+  /** Submitted results that should have arrived and did not (API not final, or no accepted body). */
+  lost: number;
+  /** Revisions sent with more than one body, and X-SH-Delivery ids seen with more than one body. */
+  twoBodies: number;
+  /** Recorded attempts numbered beyond 3. */
+  beyondThird: number;
+  /** Attempts made earlier than RETRY_DELAYS_MS after the attempt before. */
+  early: number;
+  /** Requests for results nobody submitted in this case. */
+  unknown: number;
+  requests: number;
+}
+
+export function article(title: string): Json {
+  return {
+    mode: 'article', executedAt: '2026-11-22T10:00:00+00:00', title, lead: 'A lead.', body: `Body of ${title}.\n\n## Heading`,
+    locales: {}, steps: {}, articles: [], clusters: [], sections: [], image: null, aiModel: 'm', tokensUsed: 1, cost: 0.001,
+  };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The whole system as processes on the fault suite's broker and database, with one workspace; the cases
+ * make goals, drive streams of results, inject faults and read the ledger.
+ */
+export class FaultHarness {
+  private constructor(readonly stack: Stack, readonly api: ApiClient, private readonly db: TestDatabase) {}
+
+  static async start(extraEnv: Record<string, string> = {}): Promise<FaultHarness> {
+    const db = await createTestDatabase();
+    const { prefix } = await createTestTopics();
+    const stack = new Stack(db.url, prefix, {
+      RETRY_DELAYS_MS: RETRY_DELAYS_MS.join(','), RETRY_POLL_MS: '100', ATTEMPT_TIMEOUT_MS: '3000',
+      KAFKA_SESSION_TIMEOUT_MS: '6000', ...extraEnv,
+    });
+    await stack.startAll();
+    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
+    const ws = await admin.call('POST', '/workspaces', { name: 'Fault suite' });
+    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'faults' });
+    return new FaultHarness(stack, new ApiClient(stack.url('manifest-api'), token), db);
+  }
+
+  get prefix(): string {
+    return this.stack.env['KAFKA_TOPIC_PREFIX'];
+  }
+
+  async stop(): Promise<void> {
+    await this.stack.stopAll();
+    await this.db.drop().catch(() => undefined);
+  }
+
+  /** A production goal sending to `receiver`, Send test verified, sending immediately (no approval step). */
+  async goalFor(receiver: LedgerReceiver, name: string): Promise<string> {
+    const goal = await this.api.call('POST', '/goals', { name, sourceLang: 'en', recipientUrl: receiver.url });
+    const id = String(goal['id']);
+    await this.api.call('PUT', `/goals/${id}/secret`, { secret: SECRET });
+    await this.api.call('PATCH', `/goals/${id}`, { deliveryMode: 'production' });
+    const report = await this.api.call('POST', `/goals/${id}/send-test`, {});
+    if (report['verified'] !== true) throw new Error(`Send test not verified: ${JSON.stringify(report)}`);
+    await this.api.call('PATCH', `/goals/${id}`, { sendImmediately: true });
+    return id;
+  }
+
+  /** Submits `count` results to the goal, `parallel` at a time; returns the ids the API accepted (201). */
+  async submit(goalId: string, count: number, label: string, parallel = 5): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += parallel) {
+      const batch = Array.from({ length: Math.min(parallel, count - i) }, (_v, k) => `${label} ${i + k + 1}`);
+      const created = await Promise.all(batch.map((title) => this.api.call('POST', `/goals/${goalId}/results`, article(title))));
+      ids.push(...created.map((r) => String(r['id'])));
+    }
+    return ids;
+  }
+
+  /** Waits until the API answers again (after a restart or an outage of what it depends on). */
+  async apiAvailable(): Promise<void> {
+    await waitFor(async () => (await fetch(`${this.stack.url('manifest-api')}/health`).catch(() => undefined))?.ok,
+      { what: 'manifest-api healthy', timeoutMs: 120_000, intervalMs: 250 });
+  }
+
+  /** Every result's view once all of them are delivered or failed (or the time is up: the rest count as pending). */
+  async settle(ids: readonly string[], timeoutMs = 150_000): Promise<Map<string, Json>> {
+    const views = new Map<string, Json>();
+    const deadline = Date.now() + timeoutMs;
+    for (const id of ids) {
+      for (;;) {
+        const view = await this.api.call('GET', `/results/${id}`).catch(() => undefined);
+        if (view) views.set(id, view);
+        if ((view && FINAL.has(view['state']['status'])) || Date.now() > deadline) break;
+        await pause(250);
+      }
+    }
+    return views;
+  }
+
+  /**
+   * Settles the results, waits a little for late duplicates, then reads the ledger, prints it and keeps it
+   * in test-artifacts/faults/<case>.json.
+   */
+  async ledger(caseName: string, ids: readonly string[], receivers: readonly LedgerReceiver[]): Promise<LedgerSummary> {
+    const views = await this.settle(ids);
+    await pause(1000);
+    const summary = readLedger(caseName, ids, views, receivers);
+    const dir = resolve(REPO_ROOT, 'test-artifacts/faults');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(resolve(dir, `${caseName.replace(/\W+/g, '-')}.json`), JSON.stringify({ summary, results: Object.fromEntries(views) }, null, 2));
+    process.stdout.write(`ledger ${formatSummary(summary)}\n`);
+    return summary;
+  }
+}
+
+export function formatSummary(s: LedgerSummary): string {
+  return `[${s.case}] submitted=${s.submitted} delivered=${s.delivered} failed=${s.failed} pending=${s.pending} ` +
+    `duplicates=${s.duplicates} lost=${s.lost} two-bodies=${s.twoBodies} beyond-third=${s.beyondThird} early=${s.early} ` +
+    `unknown=${s.unknown} requests=${s.requests}`;
+}
+
+function readLedger(caseName: string, ids: readonly string[], views: Map<string, Json>, receivers: readonly LedgerReceiver[]): LedgerSummary {
+  const entries = receivers.flatMap((r) => r.entries);
+  const submitted = new Set(ids);
+  const bodiesOf = (key: (e: (typeof entries)[number]) => string) => {
+    const map = new Map<string, Set<string>>();
+    for (const e of entries) map.set(key(e), (map.get(key(e)) ?? new Set()).add(e.bodySha));
+    return map;
+  };
+  const twoBodies = [...bodiesOf((e) => `${e.resultId}@${e.revision}`).values(), ...bodiesOf((e) => e.deliveryId).values()]
+    .filter((bodies) => bodies.size > 1).length;
+  const acceptedByDelivery = new Map<string, number>();
+  for (const e of entries.filter((x) => x.accepted)) acceptedByDelivery.set(e.deliveryId, (acceptedByDelivery.get(e.deliveryId) ?? 0) + 1);
+  const duplicates = [...acceptedByDelivery.values()].reduce((sum, n) => sum + n - 1, 0);
+  const acceptedResults = new Set(entries.filter((e) => e.accepted).map((e) => e.resultId));
+
+  let delivered = 0, failed = 0, pending = 0, lost = 0, beyondThird = 0, early = 0;
+  for (const id of ids) {
+    const view = views.get(id);
+    const status = view?.['state']['status'];
+    if (status === 'delivered') delivered += 1;
+    else if (status === 'failed') failed += 1;
+    else pending += 1;
+    // Lost: accepted by the API and neither delivered nor failed, or "delivered" without an accepted body.
+    if (!FINAL.has(status) || (status === 'delivered' && !acceptedResults.has(id))) lost += 1;
+    const attempts: Json[] = view?.['attempts'] ?? [];
+    beyondThird += attempts.filter((a) => a['attempt'] > 3).length;
+    for (let k = 1; k < attempts.length; k++) {
+      const [prev, next] = [attempts[k - 1], attempts[k]];
+      if (next['attempt'] !== prev['attempt'] + 1 || prev['deliveryId'] !== next['deliveryId']) continue;
+      const gap = Date.parse(next['attemptedAt']) - Date.parse(prev['attemptedAt']);
+      if (gap < RETRY_DELAYS_MS[prev['attempt'] - 1] - EARLY_TOLERANCE_MS) early += 1;
+    }
+  }
+  return {
+    case: caseName, submitted: ids.length, delivered, failed, pending, duplicates, lost, twoBodies, beyondThird, early,
+    unknown: entries.filter((e) => !submitted.has(e.resultId)).length, requests: entries.length,
+  };
+}
+
+/** The promises every case checks: nothing lost, one body per revision and per delivery id, ≤ 3 attempts, on schedule. */
+export function expectClean(s: LedgerSummary, allowFailed = false): void {
+  expect({ case: s.case, lost: s.lost, pending: s.pending, twoBodies: s.twoBodies, beyondThird: s.beyondThird, early: s.early, unknown: s.unknown })
+    .toEqual({ case: s.case, lost: 0, pending: 0, twoBodies: 0, beyondThird: 0, early: 0, unknown: 0 });
+  expect(s.delivered + s.failed).toBe(s.submitted);
+  if (!allowFailed) expect(s.failed).toBe(0);
+}

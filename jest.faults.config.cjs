@@ -1,0 +1,12 @@
+// The fault-injection suite (`npm run test:faults`, part of `npm test`): the built services as processes on
+// the suite's own broker and database, a stream of results, one fault per case, then the ledger.
+// See docs/reliability.md.
+module.exports = {
+  displayName: 'faults',
+  preset: './jest.preset.js',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/e2e/faults'],
+  testMatch: ['<rootDir>/e2e/faults/**/*.fault-spec.ts'],
+  globalSetup: '<rootDir>/e2e/faults/support/global-setup.ts',
+  testTimeout: 240_000,
+};
