@@ -5,7 +5,6 @@ import { faultInfra } from './infra';
  * KAFKA_BROKERS / DATABASE_URL say, so the faults never touch a shared server.
  */
 export default function globalSetup(): void {
-  faultInfra.startKafka();
-  faultInfra.startPostgres();
+  faultInfra.startAllSync();
   Object.assign(process.env, { KAFKA_BROKERS: faultInfra.brokers, TEST_DATABASE_URL: faultInfra.adminDatabaseUrl, NODE_ENV: 'test' });
 }

@@ -2,3 +2,4 @@ export * from './lib/database.options';
 export * from './lib/migrations';
 export * from './lib/migration-check.service';
 export * from './lib/database.module';
+export * from './lib/unavailable';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { isDatabaseUnavailable } from '@owd/database';
 import { PROBLEM_CONTENT_TYPE, ProblemException, type Problem } from './problem';
 import { problemForStatus } from './problem-defaults';
 
@@ -37,6 +38,12 @@ export class ProblemFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       writeProblem(res, problemForStatus(status, status >= 500 ? 'The request could not be completed.' : exception.message, instance));
+      return;
+    }
+    if (isDatabaseUnavailable(exception)) {
+      // Nothing was stored: the client may send the same request again shortly.
+      this.logger.warn({ msg: 'database unavailable', path: instance, err: exception instanceof Error ? exception.message : String(exception) });
+      writeProblem(res, problemForStatus(503, 'The database is not reachable at the moment; nothing was stored. Try again shortly.', instance), { 'Retry-After': '5' });
       return;
     }
     this.logger.error({ msg: 'unhandled error', path: instance, err: exception instanceof Error ? exception : String(exception) });

@@ -1,0 +1,297 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { verify } from '@owd/signer';
+import { createTestDatabase, createTestTopics, REPO_ROOT, startReceiver, waitFor, type TestDatabase, type TestReceiver } from '@owd/testing';
+import { ApiClient } from '../system/support/api-client';
+import { Stack } from '../system/support/stack';
+
+const SECRET = 'whsec_console_test_0123456789';
+const ARTIFACTS = resolve(REPO_ROOT, 'test-artifacts/console');
+const UI_TIMEOUT_MS = 20_000;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API answers
+
+function article(title: string): Json {
+  return { mode: 'article', executedAt: '2026-11-21T10:00:00+00:00', title, lead: 'A lead.', body: 'Body text.', aiModel: 'm', tokensUsed: 1, cost: 0.001 };
+}
+
+const RECEIVER_FIELDS = [
+  { key: 'desk', label: 'Desk', type: 'text', required: true },
+  { key: 'category', label: 'Category', type: 'enum', options: [{ value: 'eco', label: 'Economy' }, { value: 'pol', label: 'Politics' }] },
+  { key: 'regions', label: 'Regions', type: 'enum', multiple: true, options: [{ value: 'eu', label: 'Europe' }, { value: 'as', label: 'Asia' }] },
+  { key: 'breaking', label: 'Breaking news', type: 'bool' },
+];
+
+/**
+ * The web console in a real browser: Debian's Chromium driven by playwright-core, against the built services
+ * (manifest-api serving /console, payload-builder, dispatcher) on real Kafka and PostgreSQL, with loopback
+ * receivers. Build dist first (npm test does). Screenshots land in test-artifacts/console.
+ */
+describe('the web console', () => {
+  let db: TestDatabase;
+  let stack: Stack;
+  let api: ApiClient;
+  let browser: Browser;
+  let token: string;
+  let foreignGoalId: string;
+  const receivers: TestReceiver[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    db = await createTestDatabase();
+    const { prefix } = await createTestTopics();
+    stack = new Stack(db.url, prefix, { ATTEMPT_TIMEOUT_MS: '3000', KAFKA_SESSION_TIMEOUT_MS: '6000' });
+    // Retries by hand go straight to the dispatcher; the scheduler and the notifier play no part here.
+    for (const service of ['manifest-api', 'payload-builder', 'dispatcher'] as const) await stack.start(service);
+    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
+    const ws = await admin.call('POST', '/workspaces', { name: 'Newsroom' });
+    ({ token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'console' }));
+    api = new ApiClient(stack.url('manifest-api'), token);
+    const other = await admin.call('POST', '/workspaces', { name: 'Other newsroom' });
+    const otherToken = (await admin.call<{ token: string }>('POST', `/workspaces/${other['id']}/tokens`, { name: 'theirs' })).token;
+    foreignGoalId = (await new ApiClient(stack.url('manifest-api'), otherToken).call('POST', '/goals', { name: 'Their goal', sourceLang: 'en' }))['id'];
+    browser = await chromium.launch({
+      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stopAll();
+    await Promise.all(receivers.map((r) => r.close()));
+    await db?.drop();
+  });
+
+  /** A fresh browser context (no storage), with page errors and CSP violations collected. */
+  async function openConsole(path = '/console/'): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'UTC' });
+    const page = await context.newPage();
+    page.setDefaultTimeout(UI_TIMEOUT_MS);
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('console', (msg) => {
+      if (/Content Security Policy|Refused to/i.test(msg.text())) pageErrors.push(msg.text());
+    });
+    await page.goto(`${stack.url('manifest-api')}${path}`);
+    return page;
+  }
+
+  async function signIn(page: Page): Promise<void> {
+    await page.getByRole('textbox', { name: 'API token' }).fill(token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('who').waitFor();
+  }
+
+  async function signedIn(hash = '#/goals'): Promise<Page> {
+    const page = await openConsole(`/console/${hash}`);
+    await signIn(page);
+    return page;
+  }
+
+  async function shot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: resolve(ARTIFACTS, `${name}.png`), fullPage: true });
+  }
+
+  async function receiver(handler?: Parameters<typeof startReceiver>[0]): Promise<TestReceiver> {
+    const r = await startReceiver(handler);
+    receivers.push(r);
+    return r;
+  }
+
+  /** A production goal whose receiver established a contract with a required `desk` field. */
+  async function productionGoal(name: string, target: TestReceiver): Promise<string> {
+    const goal = await api.call('POST', '/goals', { name, sourceLang: 'en', recipientUrl: `${target.url}/hook` });
+    await api.call('PATCH', `/goals/${goal['id']}`, { deliveryMode: 'production' });
+    await api.call('PUT', `/goals/${goal['id']}/target-manifest`, { source: 'receiver', sections: ['content', 'faq'], blocks: ['paragraph', 'heading'], fields: RECEIVER_FIELDS });
+    return goal['id'];
+  }
+
+  afterEach(() => {
+    expect(pageErrors).toEqual([]);
+    pageErrors.length = 0;
+  });
+
+  it('is served with a strict Content-Security-Policy and lets only an API token in, kept out of URLs, until sign-out', async () => {
+    const page = await openConsole('/console');
+    const response = await page.reload();
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(page.url()).toBe(`${stack.url('manifest-api')}/console/`);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(await page.locator('script:not([src])').count()).toBe(0);
+    await shot(page, 'sign-in');
+
+    const tokenBox = page.getByRole('textbox', { name: 'API token' });
+    await tokenBox.fill(`owd_${'A'.repeat(43)}`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This token is unknown or has been revoked.').waitFor();
+    await tokenBox.fill(stack.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('This is the admin token.', { exact: false }).waitFor();
+
+    await signIn(page);
+    await expect(page.getByTestId('who').textContent()).resolves.toContain('Newsroom');
+    await page.getByText('No goals yet').waitFor();
+    await shot(page, 'goals-empty');
+    expect(await page.evaluate(() => sessionStorage.getItem('owd.console.token'))).toBe(token);
+    expect(page.url()).not.toContain(token);
+
+    await page.reload();
+    await page.getByText('No goals yet').waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.context().close();
+  });
+
+  it('creates a goal and shows only its own workspace: another workspace’s goal is neither listed nor reachable', async () => {
+    const page = await signedIn();
+    await page.getByRole('textbox', { name: 'Name' }).fill('Economy desk');
+    await page.getByRole('button', { name: 'Create goal' }).click();
+    await page.getByRole('heading', { name: 'Economy desk', level: 1 }).waitFor();
+    await page.getByTestId('rollout').getByText('1 of 6 steps done').waitFor();
+
+    await page.getByRole('link', { name: 'Goals', exact: true }).click();
+    await page.getByRole('link', { name: 'Economy desk' }).waitFor();
+    await expect(page.getByText('Their goal').count()).resolves.toBe(0);
+    await shot(page, 'goals');
+
+    await page.goto(`${stack.url('manifest-api')}/console/#/goals/${foreignGoalId}`);
+    await page.getByText('belongs to another workspace', { exact: false }).waitFor();
+    await page.context().close();
+  });
+
+  it('saves the recipient URL and the secret, and Send test shows what was sent and what came back, or why nothing was', async () => {
+    const target = await receiver((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}'));
+    const goal = await api.call('POST', '/goals', { name: 'Markets', sourceLang: 'en' });
+    const page = await signedIn(`#/goals/${goal['id']}`);
+    const url = page.getByRole('textbox', { name: 'Recipient URL' });
+
+    // A typed, unsaved URL can be tested; it cannot be verified.
+    await url.fill(`${target.url}/hook`);
+    await page.getByRole('button', { name: 'Send test' }).click();
+    const report = page.getByTestId('send-test-report');
+    await report.getByText('This URL is not saved').waitFor();
+    await report.getByText('{"received":true}'.replace('{', '').slice(0, 10), { exact: false }).first().waitFor();
+    expect(await report.getAttribute('data-outcome')).toBe('delivered');
+    expect(target.requests).toHaveLength(1);
+    expect(target.requests[0].headers['authorization']).toBeUndefined();
+
+    await page.getByRole('button', { name: 'Save URL' }).click();
+    await page.getByText('Not verified', { exact: true }).first().waitFor();
+    await expect(api.call('GET', `/goals/${goal['id']}`)).resolves.toMatchObject({ recipientUrl: `${target.url}/hook` });
+
+    await page.getByRole('textbox', { name: 'Secret' }).fill(SECRET);
+    await page.getByRole('button', { name: 'Set secret' }).click();
+    await page.getByText(/^Secret set on /).waitFor();
+    await expect(page.getByRole('button', { name: 'Change' }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Remove' }).isVisible()).resolves.toBe(true);
+    expect(await page.content()).not.toContain(SECRET);
+
+    // The saved URL: the answer verifies it, and Send immediately becomes available.
+    await expect(page.getByRole('checkbox', { name: /Send immediately/ }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.getByTestId('send-test-report').getByText('Verified', { exact: true }).waitFor();
+    const sent = target.requests[1];
+    expect(verify(SECRET, sent.headers, sent.body)).toEqual({ ok: true });
+    const shown = page.getByTestId('send-test-report');
+    await expect(shown.getByText('Bearer [secret]').count()).resolves.toBe(1);
+    await expect(shown.getByText('200 OK').first().isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('checkbox', { name: /Send immediately/ }).isEnabled()).resolves.toBe(true);
+    await page.getByTestId('rollout').getByText('3 of 6 steps done').waitFor();
+    await shot(page, 'send-test');
+
+    // A cloud metadata address is refused before anything is sent, and the report says by which rule.
+    await url.fill('http://169.254.169.254/latest/meta-data');
+    await page.getByRole('button', { name: 'Send test' }).click();
+    await page.locator('[data-testid="send-test-report"][data-outcome="refused"]').waitFor();
+    await page.getByText('rule: cloud-metadata', { exact: false }).waitFor();
+    expect(target.requests).toHaveLength(2);
+    await shot(page, 'send-test-refused');
+
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Remove secret' }).click();
+    await page.getByText('No secret: deliveries carry neither Authorization nor X-SH-Signature.').waitFor();
+    await expect(api.call('GET', `/goals/${goal['id']}`)).resolves.toMatchObject({ secret: { set: false } });
+    await page.context().close();
+  });
+
+  it('renders the receiver’s fields as defaults, takes a missing required value on the Delivery tab, and follows an approved result to delivered', async () => {
+    const target = await receiver();
+    const goalId = await productionGoal('Economy desk', target);
+    const result = await api.call('POST', `/goals/${goalId}/results`, article('Grain prices fall'));
+    const page = await signedIn(`#/goals/${goalId}`);
+
+    // Defaults in the Action step: enum as a select, enum multiple as options to tick, bool as yes/no, text as a box.
+    await page.getByRole('combobox', { name: 'Category' }).selectOption('eco');
+    await page.getByRole('checkbox', { name: 'Asia' }).check();
+    await page.getByRole('combobox', { name: 'Breaking news' }).selectOption('false');
+    await page.getByRole('button', { name: 'Save defaults' }).click();
+    await waitFor(async () => (await api.call('GET', `/goals/${goalId}`))['version'] > 3, { what: 'the defaults saved' });
+    await expect(api.call('GET', `/goals/${goalId}`)).resolves.toMatchObject({ fieldDefaults: { category: 'eco', regions: ['as'], breaking: false } });
+
+    await page.getByRole('link', { name: 'Contract' }).click();
+    await page.getByTestId('contract').getByText('Receiver', { exact: true }).waitFor();
+    await page.getByText('Capabilities reported').waitFor();
+    await shot(page, 'contract');
+
+    await page.getByRole('link', { name: /^Results/ }).click();
+    await page.getByRole('link', { name: 'Grain prices fall' }).click();
+    await page.getByText('Waiting for receiver field values').waitFor();
+    await page.getByRole('link', { name: /^Delivery/ }).click();
+    await page.getByText('Required by the receiver: a result without a value is not sent.').waitFor();
+    await page.getByText('Default: Economy').waitFor();
+    await shot(page, 'delivery-tab');
+    await page.getByRole('textbox', { name: 'Desk' }).fill('Markets');
+    await page.getByRole('button', { name: 'Save values' }).click();
+    await page.locator('.badge', { hasText: 'Awaiting approval' }).first().waitFor();
+
+    await page.getByRole('link', { name: 'Status' }).click();
+    await page.getByRole('button', { name: 'Approve revision 1' }).click();
+    await page.getByTestId('state').getByText('The receiver answered with 2xx.').waitFor();
+    const attempts = page.getByTestId('attempts');
+    await attempts.locator('tr[data-outcome="delivered"]').waitFor();
+    await expect(attempts.getByText('204 No Content').count()).resolves.toBe(1);
+    await page.getByTestId('revisions').getByText('Revision 1').waitFor();
+    await shot(page, 'result-delivered');
+
+    expect(target.requests).toHaveLength(1);
+    const payload = JSON.parse(target.requests[0].body.toString('utf8')) as Json;
+    expect(payload).toMatchObject({ result_id: result['id'], fields: { desk: 'Markets', category: 'eco' } });
+    await page.getByRole('link', { name: 'Economy desk' }).click();
+    await page.getByTestId('rollout').getByText('1 result delivered.').waitFor();
+    await page.context().close();
+  });
+
+  it('shows a failed delivery with its error and retries it by hand under the same X-SH-Delivery', async () => {
+    const target = await receiver((_req, res) => res.writeHead(target.requests.length === 1 ? 400 : 204).end(target.requests.length === 1 ? 'unknown desk' : ''));
+    const goalId = await productionGoal('Politics desk', target);
+    const result = await api.call('POST', `/goals/${goalId}/results`, article('Parliament votes'));
+    await api.call('PUT', `/results/${result['id']}/fields`, { values: { desk: 'Politics' } });
+    await waitFor(async () => (await api.call('GET', `/results/${result['id']}`))['state']['status'] === 'awaiting_approval', { what: 'awaiting approval' });
+    await api.call('POST', `/results/${result['id']}/approve`, {});
+
+    const page = await signedIn(`#/results/${result['id']}`);
+    await page.getByTestId('state').getByText('Delivery failed').waitFor();
+    const attempts = page.getByTestId('attempts');
+    await attempts.locator('tr[data-outcome="permanent"]').getByText('400 Bad Request').waitFor();
+    await shot(page, 'result-failed');
+
+    await page.getByRole('button', { name: 'Retry delivery' }).click();
+    await attempts.locator('tr[data-outcome="delivered"]').waitFor();
+    await page.getByTestId('state').getByText('The receiver answered with 2xx.').waitFor();
+    await expect(page.getByRole('button', { name: 'Retry delivery' }).count()).resolves.toBe(0);
+    await shot(page, 'result-retried');
+
+    expect(target.requests).toHaveLength(2);
+    expect(target.requests[1].headers['x-sh-delivery']).toBe(target.requests[0].headers['x-sh-delivery']);
+    expect(target.requests[1].body.equals(target.requests[0].body)).toBe(true);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,71 @@
+import { FaultHarness, article, expectClean } from './support/harness';
+import { faultInfra } from './support/infra';
+import { LedgerReceiver, type Behaviour } from './support/ledger-receiver';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A receiver failing each delivery's first attempt, so retry timers and retry-due events are in play. */
+const failFirst: Behaviour = (_req, attempt) => (attempt === 1 ? { status: 503 } : { status: 204 });
+
+/**
+ * Infrastructure faults under a stream of results: the broker restarts, PostgreSQL is away for 20 s.
+ * The services stay up; they must ride it out and lose nothing.
+ */
+describe('fault: the broker or the database goes away mid-stream', () => {
+  let h: FaultHarness;
+  const receivers: LedgerReceiver[] = [];
+
+  beforeAll(async () => {
+    h = await FaultHarness.start();
+  });
+
+  afterAll(async () => {
+    await h?.stop();
+    await Promise.all(receivers.map((r) => r.close()));
+    await faultInfra.startKafka();
+    await faultInfra.startPostgres();
+  });
+
+  async function stream(name: string): Promise<{ target: LedgerReceiver; goalId: string }> {
+    const target = await LedgerReceiver.start();
+    receivers.push(target);
+    const goalId = await h.goalFor(target, name);
+    target.arm(failFirst);
+    return { target, goalId };
+  }
+
+  it('the Kafka broker restarts mid-stream: every result delivered once as content, retries on schedule', async () => {
+    const { target, goalId } = await stream('Broker restart');
+    const ids = await h.submit(goalId, 20, 'before the broker restart');
+    await faultInfra.stopKafka();
+    // The API keeps accepting: results wait in its outbox until the broker is back.
+    ids.push(...(await h.submit(goalId, 10, 'while the broker is down')));
+    await pause(3000);
+    await faultInfra.startKafka();
+    ids.push(...(await h.submit(goalId, 10, 'after the broker restart')));
+
+    expectClean(await h.ledger('Kafka broker restart', ids, [target]));
+  });
+
+  it('PostgreSQL stops for 20 s mid-stream: the API refuses cleanly while it is away, nothing accepted is lost', async () => {
+    const { target, goalId } = await stream('Database outage');
+    const ids = await h.submit(goalId, 20, 'before the database stops');
+    await faultInfra.stopPostgres();
+    const stoppedAt = Date.now();
+
+    // While the database is away a submission is answered at once with a problem, never accepted.
+    const during = await h.api.request('POST', `/goals/${goalId}/results`, article('while the database is down'), AbortSignal.timeout(15_000))
+      .catch((err: Error) => err);
+    expect(during).toBeInstanceOf(Response);
+    const refusal = during as Response;
+    expect(refusal.status).toBe(503);
+    expect(refusal.headers.get('content-type')).toContain('application/problem+json');
+
+    await pause(Math.max(0, 20_000 - (Date.now() - stoppedAt)));
+    await faultInfra.startPostgres();
+    await h.apiAvailable();
+    ids.push(...(await h.submit(goalId, 10, 'after the database is back')));
+
+    expectClean(await h.ledger('PostgreSQL stopped 20 s', ids, [target]));
+  });
+});

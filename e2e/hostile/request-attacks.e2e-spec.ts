@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { startReceiver, type TestReceiver } from '@owd/testing';
+import { createWorkspace, startSystem, type HostileSystem, type HttpAnswer, type RequestOptions } from './support/system';
+import { Witness } from './support/witness';
+
+const PROBLEM = 'https://owd.dev/problems/';
+const RATE_LIMIT = 120;
+const GOAL = { name: 'Desk', sourceLang: 'en' };
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** `depth` nested arrays inside fieldDefaults, around a valid goal. */
+function nested(depth: number): string {
+  return `{"name":"x","sourceLang":"en","fieldDefaults":{"desk":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+}
+
+/** A body that streams out chunked (no Content-Length), so only the server's count of bytes can stop it. */
+function chunked(bytes: number): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (sent === 0) controller.enqueue(Buffer.from('{"name":"'));
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      sent += chunk.length;
+      controller.enqueue(chunk);
+      if (sent >= bytes) {
+        controller.enqueue(Buffer.from('","sourceLang":"en"}'));
+        controller.close();
+      }
+    },
+  });
+}
+
+type BodyAttack = [attack: string, options: RequestOptions, status: number, slug: string];
+
+/** Attacks on the body of POST /api/goals: had any got through, it would have stored a goal and its event. */
+const BODY_ATTACKS: BodyAttack[] = [
+  ['malformed JSON (a bare word)', { raw: '{"name": "leak-me", oops}', headers: JSON_TYPE }, 400, 'malformed-json'],
+  ['a trailing comma', { raw: '{"name":"x","sourceLang":"en",}', headers: JSON_TYPE }, 400, 'malformed-json'],
+  ['truncated JSON', { raw: '{"name":"x","sourceLang":', headers: JSON_TYPE }, 400, 'malformed-json'],
+  ['two JSON documents in one body', { raw: '{"name":"x","sourceLang":"en"}{"name":"y"}', headers: JSON_TYPE }, 400, 'malformed-json'],
+  ['a JSON string instead of an object', { raw: '"goal"', headers: JSON_TYPE }, 400, 'validation-error'],
+  ['JSON null instead of an object', { raw: 'null', headers: JSON_TYPE }, 400, 'validation-error'],
+  ['a JSON array instead of an object', { body: [GOAL] }, 400, 'validation-error'],
+  ['an empty body', { raw: Buffer.alloc(0), headers: JSON_TYPE }, 400, 'validation-error'],
+  ['a body over 1 MiB', { body: { ...GOAL, name: 'x'.repeat(1024 * 1024) } }, 413, 'payload-too-large'],
+  ['a body over 1 MiB sent chunked, without Content-Length', { raw: chunked(2 * 1024 * 1024), headers: JSON_TYPE }, 413, 'payload-too-large'],
+  ['a gzip bomb inflating past 1 MiB', {
+    raw: gzipSync(Buffer.from(JSON.stringify({ ...GOAL, name: 'x'.repeat(8 * 1024 * 1024) }))),
+    headers: { ...JSON_TYPE, 'content-encoding': 'gzip' },
+  }, 413, 'payload-too-large'],
+  ['an unknown content encoding', { raw: '{}', headers: { ...JSON_TYPE, 'content-encoding': 'x-evil' } }, 415, 'unsupported-media-type'],
+  ['nesting 100,000 levels deep', { raw: nested(100_000), headers: JSON_TYPE }, 400, 'nesting-too-deep'],
+  ['nesting 2,500 levels deep (past the JSON parser, into the validator)', { raw: nested(2_500), headers: JSON_TYPE }, 400, 'nesting-too-deep'],
+  ['nesting one level past the limit', { raw: nested(31), headers: JSON_TYPE }, 400, 'nesting-too-deep'],
+  ['an unknown key', { body: { ...GOAL, colour: 'red' } }, 400, 'validation-error'],
+  ['server-owned keys', { body: { ...GOAL, id: '00000000-0000-4000-8000-000000000000', workspaceId: 'other', deliveryMode: 'production', verifiedUrl: 'x' } }, 400, 'validation-error'],
+  ['an unknown key in a nested object', { body: { ...GOAL, fieldDefaults: { desk: { colour: 'red' } } } }, 400, 'validation-error'],
+  ['a __proto__ key', { raw: '{"name":"x","sourceLang":"en","__proto__":{"polluted":true}}', headers: JSON_TYPE }, 400, 'validation-error'],
+  ['a nested __proto__ key', { raw: '{"name":"x","sourceLang":"en","fieldDefaults":{"__proto__":{"polluted":true}}}', headers: JSON_TYPE }, 400, 'validation-error'],
+  ['a __proto__ key spelled with a unicode escape', { raw: '{"name":"x","sourceLang":"en","\\u005f_proto__":{"polluted":true}}', headers: JSON_TYPE }, 400, 'validation-error'],
+  ['a constructor.prototype path', { raw: '{"name":"x","sourceLang":"en","constructor":{"prototype":{"polluted":true}}}', headers: JSON_TYPE }, 400, 'validation-error'],
+  ['no Content-Type', { raw: Buffer.from(JSON.stringify(GOAL)) }, 415, 'unsupported-media-type'],
+  ['text/plain', { raw: JSON.stringify(GOAL), headers: { 'content-type': 'text/plain' } }, 415, 'unsupported-media-type'],
+  ['a form', { raw: 'name=x&sourceLang=en', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'unsupported-media-type'],
+  ['multipart/form-data', { raw: '--b\r\n\r\nx\r\n--b--', headers: { 'content-type': 'multipart/form-data; boundary=b' } }, 415, 'unsupported-media-type'],
+  ['XML', { raw: '<goal><name>x</name></goal>', headers: { 'content-type': 'application/xml' } }, 415, 'unsupported-media-type'],
+  ['a JSON look-alike media type', { raw: JSON.stringify(GOAL), headers: { 'content-type': 'application/json-patch+json' } }, 415, 'unsupported-media-type'],
+  ['JSON in UTF-16', { raw: Buffer.from(JSON.stringify(GOAL), 'utf16le'), headers: { 'content-type': 'application/json; charset=utf-16le' } }, 415, 'unsupported-media-type'],
+  ['JSON in Latin-1', { raw: Buffer.from(JSON.stringify(GOAL), 'latin1'), headers: { 'content-type': 'application/json; charset=iso-8859-1' } }, 415, 'unsupported-media-type'],
+];
+
+function expectProblem(res: HttpAnswer, status: number, slug: string): void {
+  expect({ status: res.status, type: res.body?.type }).toEqual({ status, type: `${PROBLEM}${slug}` });
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ title: expect.any(String), status, detail: expect.any(String) });
+  expect(res.text).not.toMatch(/stack|at \w+ \(|leak-me|polluted/);
+}
+
+describe('hostile input: request bodies, tokens, other workspaces and bursts', () => {
+  let system: HostileSystem;
+  let decoy: TestReceiver;
+  let witness: Witness;
+
+  beforeAll(async () => {
+    decoy = await startReceiver();
+    // Loopback is allowed here so that the other workspace's goal can point at the decoy: a leak would arrive there.
+    system = await startSystem({ env: { ALLOWED_TARGET_CIDRS: '127.0.0.0/8', RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } });
+    witness = new Witness(system.db, 'manifest_api', [decoy]);
+  });
+
+  afterAll(async () => {
+    await system?.close();
+    await decoy?.close();
+  });
+
+  async function leavesNoTrace(act: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
+    const before = await witness.snapshot();
+    const res = await act();
+    expect(await witness.snapshot()).toEqual(before);
+    return res;
+  }
+
+  describe('request bodies (POST /api/goals)', () => {
+    let token: string;
+    beforeAll(async () => ({ token } = await createWorkspace(system, 'Bodies')));
+
+    it('stores a well-formed goal, which the witness sees (the refusals below are about the body only)', async () => {
+      const before = await witness.snapshot();
+      expect((await system.request('POST', '/api/goals', { token, body: { ...GOAL, fieldDefaults: { desk: [] } } })).status).toBe(201);
+      expect((await witness.snapshot()).tables['goals']).not.toBe(before.tables['goals']);
+    });
+
+    it.each(BODY_ATTACKS)('refuses %s with %i %s, storing nothing', async (_attack, options, status, slug) => {
+      const res = await leavesNoTrace(() => system.request('POST', '/api/goals', { token, ...options }));
+      expectProblem(res, status, slug);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+
+    it('names the forbidden key of a prototype-polluting body, and the unknown keys of a body', async () => {
+      const proto = await system.request('POST', '/api/goals', { token, raw: '{"name":"x","sourceLang":"en","\\u005f_proto__":{}}', headers: JSON_TYPE });
+      expect(proto.body.errors).toEqual([{ field: '__proto__', message: 'this key is not allowed' }]);
+      const unknown = await system.request('POST', '/api/goals', { token, body: { ...GOAL, colour: 'red', fieldDefaults: { desk: { tone: 1 } } } });
+      expect(unknown.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['colour', 'fieldDefaults']));
+    });
+
+    it.each([
+      ['a result with a __proto__ key inside a block', 'results', '{"mode":"article","sections":[{"key":"main","type":"content","blocks":[{"type":"paragraph","text":"x","__proto__":{"polluted":true}}]}]}'],
+      ['a result with an unknown key inside a block', 'results', '{"mode":"article","sections":[{"key":"main","type":"content","blocks":[{"type":"paragraph","text":"x","onclick":"x"}]}]}'],
+      ['a capability report with a constructor key inside a field', 'target-manifest', '{"source":"receiver","fields":[{"key":"desk","label":"Desk","type":"text","constructor":{"prototype":{"polluted":true}}}]}'],
+      ['a capability report nested too deeply', 'target-manifest', `{"source":"receiver","sections":${'['.repeat(40)}${']'.repeat(40)}}`],
+    ])('refuses %s on the goal\'s %s route with 400, storing nothing', async (_attack, route, raw) => {
+      const goal = await system.request('POST', '/api/goals', { token, body: GOAL });
+      const method = route === 'results' ? 'POST' : 'PUT';
+      const res = await leavesNoTrace(() => system.request(method, `/api/goals/${goal.body.id}/${route}`, { token, raw, headers: JSON_TYPE }));
+      expect(res.status).toBe(400);
+      expect(res.body.type).toMatch(/\/(validation-error|nesting-too-deep)$/);
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+  });
+
+  describe('tokens', () => {
+    let workspace: { workspaceId: string; token: string; tokenId: string };
+    let revoked: string;
+
+    beforeAll(async () => {
+      workspace = await createWorkspace(system, 'Tokens');
+      const other = await createWorkspace(system, 'Revoked');
+      expect((await system.request('DELETE', `/api/workspaces/${other.workspaceId}/tokens/${other.tokenId}`, { token: system.adminToken })).status).toBe(204);
+      revoked = other.token;
+    });
+
+    it.each<[string, () => Record<string, string>, number, string]>([
+      ['no Authorization header', () => ({}), 401, 'unauthorized'],
+      ['an empty bearer token', () => ({ authorization: 'Bearer ' }), 401, 'unauthorized'],
+      ['a garbage owd_ token', () => ({ authorization: `Bearer owd_${randomBytes(32).toString('base64url')}` }), 401, 'unauthorized'],
+      ['an SQL-looking token', () => ({ authorization: "Bearer ' OR '1'='1' --" }), 401, 'unauthorized'],
+      ['a 4 KiB token', () => ({ authorization: `Bearer owd_${'A'.repeat(4096)}` }), 401, 'unauthorized'],
+      ['another auth scheme', () => ({ authorization: 'Basic YWRtaW46YWRtaW4=' }), 401, 'unauthorized'],
+      ['a token in the query string instead of the header', () => ({}), 401, 'unauthorized'],
+      ['a revoked token', () => ({ authorization: `Bearer ${revoked}` }), 401, 'unauthorized'],
+      ['the admin token on a workspace route', () => ({ authorization: `Bearer ${system.adminToken}` }), 403, 'forbidden'],
+    ])('refuses %s with %i %s, storing nothing', async (attack, headers, status, slug) => {
+      const path = attack.includes('query string') ? `/api/goals?access_token=${workspace.token}` : '/api/goals';
+      const res = await leavesNoTrace(() => system.request('POST', path, { body: GOAL, headers: headers() }));
+      expectProblem(res, status, slug);
+      if (status === 401) expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    });
+
+    it('refuses a workspace token on an admin route with 403, creating no workspace or token', async () => {
+      expectProblem(await leavesNoTrace(() => system.request('POST', '/api/workspaces', { token: workspace.token, body: { name: 'Mine now' } })), 403, 'forbidden');
+      expectProblem(await leavesNoTrace(() =>
+        system.request('POST', `/api/workspaces/${workspace.workspaceId}/tokens`, { token: workspace.token, body: { name: 'extra' } })), 403, 'forbidden');
+    });
+  });
+
+  describe("another workspace's goals and results (token of A, resources of B)", () => {
+    let a: string;
+    let b: string;
+    let goalId: string;
+    let resultId: string;
+    const resultBody = { mode: 'article', executedAt: '2026-11-21T10:00:00+00:00', title: 'B only', lead: 'Lead.', body: 'Body.', locales: {}, steps: {}, articles: [], clusters: [], sections: [], image: null, aiModel: 'm', tokensUsed: 1, cost: 0.001 };
+
+    beforeAll(async () => {
+      ({ token: a } = await createWorkspace(system, 'A'));
+      ({ token: b } = await createWorkspace(system, 'B'));
+      const goal = await system.request('POST', '/api/goals', { token: b, body: { ...GOAL, recipientUrl: `${decoy.url}/b-hook` } });
+      goalId = goal.body.id;
+      expect((await system.request('PUT', `/api/goals/${goalId}/secret`, { token: b, body: { secret: 'whsec_b_only_0123456789' } })).status).toBe(200);
+      const result = await system.request('POST', `/api/goals/${goalId}/results`, { token: b, body: resultBody });
+      expect(result.status).toBe(201);
+      resultId = result.body.id;
+    });
+
+    it("reaches the decoy with B's own Send test (so a leak through A's would show there)", async () => {
+      const before = decoy.requests.length;
+      const res = await system.request('POST', `/api/goals/${goalId}/send-test`, { token: b, body: {} });
+      expect(res.body).toMatchObject({ outcome: 'delivered', sent: true });
+      expect(decoy.requests.length).toBe(before + 1);
+    });
+
+    it.each<[string, string, (ids: { goal: string; result: string }) => string, unknown?]>([
+      ['read the goal', 'GET', ({ goal }) => `/api/goals/${goal}`],
+      ['rename the goal', 'PATCH', ({ goal }) => `/api/goals/${goal}`, { name: 'Stolen' }],
+      ['redirect the goal to its own receiver', 'PATCH', ({ goal }) => `/api/goals/${goal}`, { recipientUrl: 'http://127.0.0.1:9/attacker' }],
+      ['delete the goal', 'DELETE', ({ goal }) => `/api/goals/${goal}`],
+      ['replace the secret', 'PUT', ({ goal }) => `/api/goals/${goal}/secret`, { secret: 'whsec_attacker_0123456789' }],
+      ['remove the secret', 'DELETE', ({ goal }) => `/api/goals/${goal}/secret`],
+      ['run Send test to the saved URL', 'POST', ({ goal }) => `/api/goals/${goal}/send-test`, {}],
+      ['run Send test to a typed URL with the goal\'s secret', 'POST', ({ goal }) => `/api/goals/${goal}/send-test`, { url: 'http://127.0.0.1:9/attacker' }],
+      ['hand over a result', 'POST', ({ goal }) => `/api/goals/${goal}/results`, resultBody],
+      ['list the results', 'GET', ({ goal }) => `/api/goals/${goal}/results`],
+      ['report receiver capabilities', 'PUT', ({ goal }) => `/api/goals/${goal}/target-manifest`, { source: 'receiver', fields: [], sections: ['content'], blocks: ['paragraph'] }],
+      ['read the contract', 'GET', ({ goal }) => `/api/goals/${goal}/contract`],
+      ['set the contract', 'PUT', ({ goal }) => `/api/goals/${goal}/contract`, { fields: [], sectionTypes: ['content'], blockTypes: ['paragraph'] }],
+      ['read the result', 'GET', ({ result }) => `/api/results/${result}`],
+      ['read the revisions', 'GET', ({ result }) => `/api/results/${result}/revisions`],
+      ['change the content', 'PUT', ({ result }) => `/api/results/${result}/content`, { ...resultBody, title: 'Stolen' }],
+      ['approve the result', 'POST', ({ result }) => `/api/results/${result}/approve`],
+      ['set field values', 'PUT', ({ result }) => `/api/results/${result}/fields`, { values: {} }],
+      ['retry the delivery', 'POST', ({ result }) => `/api/results/${result}/retry`],
+    ])("answers A's attempt to %s of B with 404 not-found, changing and sending nothing", async (_what, method, path, body) => {
+      const res = await leavesNoTrace(() => system.request(method, path({ goal: goalId, result: resultId }), { token: a, body }));
+      expectProblem(res, 404, 'not-found');
+    });
+
+    it("leaves B's goal and result readable and unchanged for B", async () => {
+      const goal = await system.request('GET', `/api/goals/${goalId}`, { token: b });
+      expect(goal.body).toMatchObject({ name: GOAL.name, recipientUrl: `${decoy.url}/b-hook`, version: 2, secret: { set: true } });
+      const result = await system.request('GET', `/api/results/${resultId}`, { token: b });
+      expect(result.body).toMatchObject({ title: 'B only' });
+    });
+  });
+
+  describe('bursts past the rate limit', () => {
+    it('answers a burst of writes past the limit with 429 and Retry-After, and stores exactly the goals it accepted', async () => {
+      const { workspaceId, token } = await createWorkspace(system, 'Burst');
+      const answers = await Promise.all(Array.from({ length: RATE_LIMIT + 40 }, (_, i) =>
+        system.request('POST', '/api/goals', { token, body: { ...GOAL, name: `Burst ${i}` } })));
+      const created = answers.filter((r) => r.status === 201);
+      const limited = answers.filter((r) => r.status === 429);
+      expect(created.length + limited.length).toBe(answers.length);
+      expect(created.length).toBeGreaterThanOrEqual(RATE_LIMIT);
+      expect(limited.length).toBeGreaterThanOrEqual(20);
+      for (const res of limited) {
+        expectProblem(res, 429, 'rate-limited');
+        expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      }
+      const { rows } = await system.db.query<{ id: string }>(`SELECT id FROM manifest_api.goals WHERE workspace_id = $1`, [workspaceId]);
+      expect(rows.map((r) => r.id).sort()).toEqual(created.map((r) => r.body.id).sort());
+      const { rows: events } = await system.db.query<{ key: string }>(`SELECT message_key AS key FROM manifest_api.outbox WHERE message_key = ANY($1)`, [rows.map((r) => r.id)]);
+      expect(events).toHaveLength(created.length);
+
+      const more = await leavesNoTrace(() => system.request('POST', '/api/goals', { token, body: GOAL }));
+      expectProblem(more, 429, 'rate-limited');
+    });
+
+    it('limits per token: another token of the same workspace and other workspaces carry on', async () => {
+      const { workspaceId, token } = await createWorkspace(system, 'Hot');
+      const spare = await system.request('POST', `/api/workspaces/${workspaceId}/tokens`, { token: system.adminToken, body: { name: 'spare' } });
+      let limited: HttpAnswer | undefined;
+      for (let i = 0; i < 4 && !limited; i++) {
+        const batch = await Promise.all(Array.from({ length: RATE_LIMIT / 2 }, () => system.request('GET', '/api/goals', { token })));
+        limited = batch.find((r) => r.status === 429);
+      }
+      expectProblem(limited as HttpAnswer, 429, 'rate-limited');
+      expect((await system.request('GET', '/api/goals', { token: spare.body.token })).status).toBe(200);
+      const { token: calm } = await createWorkspace(system, 'Calm');
+      expect((await system.request('GET', '/api/goals', { token: calm })).status).toBe(200);
+    });
+  });
+});

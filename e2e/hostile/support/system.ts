@@ -1,0 +1,126 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { Kafka, logLevel } from 'kafkajs';
+import { Client } from 'pg';
+import type { EventDefinition, EventEnvelope } from '@owd/events';
+import { EventProducer, TopicNamer } from '@owd/kafka';
+import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
+import { ADDRESS_RESOLVER as DISPATCHER_RESOLVER } from '../../../apps/dispatcher/src/app/delivery/address-resolver';
+import { ADDRESS_RESOLVER as API_RESOLVER } from '../../../apps/manifest-api/src/app/goals/address-resolver';
+import { FakeDns } from './fake-dns';
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed JSON, or undefined for an empty or non-JSON body. */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is instead of JSON.stringify(body); a stream goes out chunked, without Content-Length. */
+  raw?: string | Buffer | ReadableStream<Uint8Array>;
+  headers?: Record<string, string>;
+}
+
+export interface SystemOptions {
+  /** Also run the dispatcher, consuming manifest-api's goal.changed on the same topics. */
+  dispatcher?: boolean;
+  /** Settings of both services (ALLOWED_TARGET_CIDRS is empty unless given). */
+  env?: Record<string, string>;
+}
+
+/**
+ * manifest-api (and optionally the dispatcher) in this process, on one fresh database and topic prefix, with
+ * the HTTP setup of main.ts and every DNS answer coming from `dns`: the attacker's resolver.
+ */
+export interface HostileSystem {
+  baseUrl: string;
+  adminToken: string;
+  dns: FakeDns;
+  /** A connection to the test database (every service schema), for counting rows. */
+  db: Client;
+  prefix: string;
+  brokers: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<HttpAnswer>;
+  /** Publishes an event as another service would (the dispatcher's input when payload-builder is not running). */
+  emit<T extends object>(definition: EventDefinition<T>, payload: T): Promise<EventEnvelope<T>>;
+  close(): Promise<void>;
+}
+
+export async function startSystem(options: SystemOptions = {}): Promise<HostileSystem> {
+  const database: TestDatabase = await createTestDatabase();
+  const { prefix, brokers } = await createTestTopics();
+  const dns = new FakeDns();
+  const adminToken = `adm_${randomBytes(24).toString('hex')}`;
+  // Both services read process.env when their AppModule is first imported, so each import follows its settings.
+  Object.assign(process.env, {
+    DATABASE_URL: database.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_PREFIX: prefix, MIGRATE_ON_START: 'true',
+    SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn', ALLOWED_TARGET_CIDRS: '', ATTEMPT_TIMEOUT_MS: '2000',
+    ADMIN_TOKEN: adminToken, DEV_SINK_ENABLED: 'false', PORT: '3000', ...options.env,
+  });
+  const apps: INestApplication[] = [];
+  const { AppModule: ApiModule } = await import('../../../apps/manifest-api/src/app/app.module');
+  const { configure } = await import('../../../apps/manifest-api/src/app/configure');
+  const apiRef = await Test.createTestingModule({ imports: [ApiModule] }).overrideProvider(API_RESOLVER).useValue(dns).compile();
+  const api = apiRef.createNestApplication({ logger: ['error', 'warn'] });
+  configure(api, { openApi: false });
+  await api.listen(0, '127.0.0.1');
+  apps.push(api);
+
+  if (options.dispatcher) {
+    Object.assign(process.env, { PORT: '3002', DEV_SINK_URL: '', RETRY_DELAYS_MS: '200,400', DISPATCH_POLL_MS: '50', ...options.env });
+    const { AppModule: DispatcherModule } = await import('../../../apps/dispatcher/src/app/app.module');
+    const ref = await Test.createTestingModule({ imports: [DispatcherModule] }).overrideProvider(DISPATCHER_RESOLVER).useValue(dns).compile();
+    const dispatcher = ref.createNestApplication({ logger: ['error', 'warn'] });
+    await dispatcher.init();
+    apps.push(dispatcher);
+  }
+
+  const db = new Client({ connectionString: database.url });
+  await db.connect();
+  const producer = new EventProducer(new Kafka({ brokers, clientId: 'hostile-e2e', logLevel: logLevel.NOTHING }), new TopicNamer(prefix));
+  const baseUrl = `http://127.0.0.1:${(api.getHttpServer().address() as { port: number }).port}`;
+
+  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token !== undefined) headers['authorization'] = `Bearer ${opts.token}`;
+    let body = opts.raw;
+    if (body === undefined && opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  }
+
+  return {
+    baseUrl, adminToken, dns, db, prefix, brokers, request,
+    emit: (definition, payload) => producer.emit(definition, payload, { correlationId: randomUUID() }),
+    async close() {
+      for (const app of apps.reverse()) await app.close();
+      await producer.disconnect();
+      await db.end();
+      await database.drop();
+    },
+  };
+}
+
+/** A workspace with one API token, made through the admin API. */
+export async function createWorkspace(system: HostileSystem, name: string): Promise<{ workspaceId: string; token: string; tokenId: string }> {
+  const ws = await system.request('POST', '/api/workspaces', { token: system.adminToken, body: { name } });
+  if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${ws.text}`);
+  const tok = await system.request('POST', `/api/workspaces/${ws.body.id}/tokens`, { token: system.adminToken, body: { name: 'ci' } });
+  if (tok.status !== 201) throw new Error(`token: ${tok.status} ${tok.text}`);
+  return { workspaceId: ws.body.id, token: tok.body.token, tokenId: tok.body.id };
+}
