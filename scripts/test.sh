@@ -22,12 +22,18 @@ npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retr
 say "integration and system tests (real Kafka, real PostgreSQL, services as processes)"
 npx jest --config jest.integration.config.cjs --ci --runInBand --json --outputFile=test-artifacts/integration.json
 
+say "fault injection (own broker and database; services killed, broker restarted, database stopped, poison, bad receivers)"
+rm -f test-artifacts/faults/ledger.txt test-artifacts/faults.json
+# A failure here is counted by the summary below (it reads faults.json), after the ledgers are printed.
+npx jest --config jest.faults.config.cjs --ci --runInBand --json --outputFile=test-artifacts/faults.json || true
+cat test-artifacts/faults/ledger.txt 2>/dev/null || true
+
 say "production image layout (production dependencies only, through the entrypoint)"
 DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:${TEST_PG_PORT:-55433}/postgres} \
 KAFKA_BROKERS=${KAFKA_BROKERS:-127.0.0.1:${TEST_KAFKA_PORT:-29092}} bash scripts/check-image.sh
 
 node -e '
-const r = ["unit", "integration"].map((k) => require("./test-artifacts/" + k + ".json"));
+const r = ["unit", "integration", "faults"].map((k) => require("./test-artifacts/" + k + ".json"));
 const passed = r.reduce((s, x) => s + x.numPassedTests, 0), failed = r.reduce((s, x) => s + x.numFailedTests, 0);
 const skipped = r.reduce((s, x) => s + x.numPendingTests, 0);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT, createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../system/support/api-client';
@@ -132,6 +132,7 @@ export class FaultHarness {
     mkdirSync(dir, { recursive: true });
     writeFileSync(resolve(dir, `${caseName.replace(/\W+/g, '-')}.json`), JSON.stringify({ summary, results: Object.fromEntries(views) }, null, 2));
     process.stdout.write(`ledger ${formatSummary(summary)}\n`);
+    appendFileSync(resolve(dir, 'ledger.txt'), `ledger ${formatSummary(summary)}\n`);
     return summary;
   }
 }
