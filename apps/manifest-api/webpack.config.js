@@ -1,5 +1,6 @@
 const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
 const { join } = require('path');
+const { ConsoleBundlePlugin } = require('./console/bundle');
 
 module.exports = {
   output: {
@@ -20,6 +21,8 @@ module.exports = {
       outputHashing: 'none',
       generatePackageJson: true,
       sourceMap: true,
-    })
+    }),
+    // The web console (console/): bundled with esbuild into dist/apps/manifest-api/console, served at /console/.
+    new ConsoleBundlePlugin(),
   ],
 };

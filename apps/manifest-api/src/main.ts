@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { bootstrapService, exitOnStartupFailure } from '@owd/platform';
 
 // `openapi` needs neither configuration nor infrastructure, so the app module (which validates config) loads only to serve.
@@ -8,7 +9,8 @@ async function main(): Promise<void> {
     return;
   }
   const [{ AppModule }, { configure }] = await Promise.all([import('./app/app.module'), import('./app/configure')]);
-  await bootstrapService(AppModule, { configure });
+  // The build puts the console's files beside main.js (webpack.config.js, ConsoleBundlePlugin).
+  await bootstrapService(AppModule, { configure: (app) => configure(app, { consoleDir: join(__dirname, 'console') }) });
 }
 
 main().catch(exitOnStartupFailure);

@@ -1,3 +1,4 @@
+import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { TOPICS, type GoalChangedPayload, GoalChanged } from '@owd/events';
 import { GoalsService } from '../src/app/goals/goals.service';
@@ -6,6 +7,11 @@ import { createWorkspace, startTestApp, type TestApp } from './support/test-app'
 
 const SECRET = 'whsec_Zq9!xT4#pL7-unique-secret-value';
 const PUBLIC_URL = 'https://93.184.215.14/hooks/owd';
+
+async function refusedOnSave(rule: string): Promise<number> {
+  const values = (await register.getSingleMetric('owd_api_addresses_refused_total')?.get())?.values ?? [];
+  return values.find((v) => v.labels['rule'] === rule && v.labels['action'] === 'save')?.value ?? 0;
+}
 
 describe('manifest-api goals', () => {
   let t: TestApp;
@@ -82,9 +88,11 @@ describe('manifest-api goals', () => {
     ['http://127.0.0.1/', 'loopback', '127.0.0.1'],
     ['http://169.254.169.254/', 'cloud-metadata', '169.254.169.254'],
     ['http://10.1.2.3:8080/hook', 'private', '10.1.2.3'],
-  ])('refuses the recipient URL %s with 422 naming the rule and the address', async (url, rule, address) => {
+  ])('refuses the recipient URL %s with 422 naming the rule and the address, and counts it', async (url, rule, address) => {
+    const refusedBefore = await refusedOnSave(rule);
     const res = await t.request('POST', '/api/goals', { token, body: { name: 'Internal', sourceLang: 'en', recipientUrl: url } });
     expect(res.status).toBe(422);
+    expect(await refusedOnSave(rule)).toBe(refusedBefore + 1);
     expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(res.body).toMatchObject({ type: 'https://owd.dev/problems/address-refused', status: 422, rule, address });
     expect(res.body.errors).toEqual([{ field: 'recipientUrl', message: expect.any(String) }]);

@@ -1,9 +1,15 @@
+import { register } from 'prom-client';
 import { verify } from '@owd/signer';
 import { startReceiver, type TestReceiver } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const SECRET = 'whsec_send_test_0123456789abcdef';
 const receivers: TestReceiver[] = [];
+
+async function refusedCount(rule: string): Promise<number> {
+  const values = (await register.getSingleMetric('owd_api_addresses_refused_total')?.get())?.values ?? [];
+  return values.find((v) => v.labels['rule'] === rule && v.labels['action'] === 'send_test')?.value ?? 0;
+}
 
 /** A loopback receiver answering with `status` (and a Location for 3xx). */
 async function receiver(status: number, extra: Record<string, string> = {}): Promise<TestReceiver> {
@@ -73,9 +79,11 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
   ])('refuses %s and says which rule, sending nothing', async (_name, url, rule) => {
     const saved = await receiver(204);
     const goalId = await goalWith(saved.url);
+    const refusedBefore = await refusedCount(rule);
     const res = await t.request('POST', `/api/goals/${goalId}/send-test`, { token, body: { url } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ outcome: 'refused', sent: false, rule, request: null, verified: false });
+    expect(await refusedCount(rule)).toBe(refusedBefore + 1);
   });
 
   it('does not follow a redirect, even to an allowed address', async () => {

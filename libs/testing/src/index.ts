@@ -4,3 +4,5 @@ export * from './lib/test-topics';
 export * from './lib/wait-for';
 export * from './lib/topic-reader';
 export * from './lib/receiver';
+export * from './lib/dashboards';
+export * from './lib/otlp-collector';

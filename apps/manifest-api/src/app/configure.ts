@@ -1,9 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import type { INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { serveConsole } from './console/serve-console';
 import { captureRawBody } from './dev-sink/raw-body.middleware';
 import { BODY_LIMIT_BYTES, bodyParserErrors, mediaType, refuseForbiddenKeys, requireJsonBodies } from './http/json-body';
 import { ProblemFilter } from './http/problem.filter';
+import { requestTracing } from './http/request-tracing';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi/openapi-document';
 
@@ -15,11 +17,17 @@ const isDevSink = (req: IncomingMessage) => req.url?.split('?')[0] === DEV_SINK_
 
 /**
  * HTTP setup shared by main.ts and the tests: JSON bodies up to 1 MiB (415 otherwise, `__proto__` refused),
- * strict DTO validation, problem+json errors, the `api` prefix, and the OpenAPI document.
+ * strict DTO validation, problem+json errors, the `api` prefix, the OpenAPI document, and the web console
+ * at /console/ when `consoleDir` holds its build (main.ts passes the one next to the bundle).
  */
-export function configure(app: INestApplication, options: { openApi?: boolean } = {}): void {
+export function configure(app: INestApplication, options: { openApi?: boolean; consoleDir?: string } = {}): void {
   const http = app as NestExpressApplication;
   http.disable('x-powered-by');
+  // First, so the span covers body parsing and the handler runs in its trace.
+  http.use(requestTracing((path) => path.startsWith('/api/')));
+  if (options.consoleDir && !serveConsole(http, options.consoleDir)) {
+    new Logger('console').warn({ msg: 'web console not served: no build next to the service', dir: options.consoleDir });
+  }
   http.use(captureRawBody(DEV_SINK_PATH, BODY_LIMIT_BYTES));
   http.use(requireJsonBodies(isDevSink));
   http.useBodyParser('json', {

@@ -13,3 +13,4 @@ export * from './lib/kafka.health';
 export * from './lib/kafka.module';
 export * from './lib/metrics';
 export * from './lib/wakeable-sleep';
+export * from './lib/trace-context';

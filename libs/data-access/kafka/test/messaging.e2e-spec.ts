@@ -21,6 +21,12 @@ async function consumedCount(result: string): Promise<number> {
   return (metric?.values ?? []).filter((v) => v.labels['result'] === result).reduce((sum, v) => sum + v.value, 0);
 }
 
+async function gauge(name: string, labels: Record<string, string> = {}): Promise<{ series: number; sum: number }> {
+  const values = ((await register.getSingleMetric(name)?.get())?.values ?? [])
+    .filter((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want));
+  return { series: values.length, sum: values.reduce((sum, v) => sum + v.value, 0) };
+}
+
 describe('event plumbing on a real broker and database', () => {
   let db: TestDatabase;
   let brokers: string[];
@@ -105,6 +111,52 @@ describe('event plumbing on a real broker and database', () => {
     expect(await a.relay.relayOnce()).toBe(1);
 
     await waitFor(async () => (await effects(b, group, early.deliveryId)) === 1 && (await effects(b, group, late.deliveryId)) === 1, { what: 'both events' });
+  });
+
+  it('reports the outbox backlog and the age of its oldest row, also for rows no relay round has touched', async () => {
+    const events = [retryDue(), retryDue(), retryDue()];
+    await a.dataSource.transaction(async (m) => {
+      for (const e of events) await a.outbox.add(m, DeliveryRetryDue, e, { correlationId: e.resultId });
+    });
+    await a.dataSource.query(`UPDATE svc_a.outbox SET created_at = now() - interval '90 seconds'
+      WHERE id = (SELECT min(id) FROM svc_a.outbox WHERE published_at IS NULL)`);
+
+    await a.relay.measureBacklog();
+    expect((await gauge('owd_outbox_backlog')).sum).toBe(3);
+    expect((await gauge('owd_outbox_oldest_age_seconds')).sum).toBeGreaterThanOrEqual(90);
+
+    expect(await a.relay.relayOnce()).toBe(3);
+    await a.relay.measureBacklog();
+    expect((await gauge('owd_outbox_backlog')).sum).toBe(0);
+    expect((await gauge('owd_outbox_oldest_age_seconds')).sum).toBe(0);
+  });
+
+  it('reports the consumer lag of a partition, counting a message stuck in its handler, and drops it when the member leaves', async () => {
+    const group = `svc_b.lag.${randomUUID()}`;
+    const stuck = retryDue();
+    let release!: () => void;
+    const released = new Promise<void>((res) => (release = res));
+    let entered = false;
+    const record = recordEffect('svc_b', group);
+    const consumer = b.consumer(group, async (env, m) => {
+      if ((env.payload as { deliveryId: string }).deliveryId === stuck.deliveryId) {
+        entered = true;
+        await released;
+      }
+      await record(env, m);
+    });
+    await consumer.start();
+    await b.producer.emit(DeliveryRetryDue, stuck, { correlationId: stuck.resultId });
+    await waitFor(() => entered, { what: 'the handler to hold the message' });
+
+    expect((await gauge('owd_consumer_lag', { group, topic: 'delivery.retry-due' })).sum).toBeGreaterThanOrEqual(1);
+
+    release();
+    await waitFor(async () => (await effects(b, group, stuck.deliveryId)) === 1, { what: 'the held message processed' });
+    await waitFor(async () => (await gauge('owd_consumer_lag', { group })).sum === 0, { what: 'no lag left' });
+
+    await consumer.stop();
+    expect((await gauge('owd_consumer_lag', { group })).series).toBe(0);
   });
 
   it('parks a message that fails validation in the dead-letter topic and goes on with the partition', async () => {

@@ -5,4 +5,5 @@ export * from './lib/metrics.controller';
 export * from './lib/health.controller';
 export * from './lib/platform.module';
 export * from './lib/bootstrap';
+export * from './lib/tracing';
 export { reuseMetric } from '@owd/kafka';

@@ -14,5 +14,7 @@ export { EMPTY_POLICY, InvalidAllowCidrError, parseAllowCidrs } from './lib/poli
 export type { AddressPolicy } from './lib/policy';
 export { ADDRESS_RULES, ADDRESS_RULE_DESCRIPTIONS, REFUSAL_RULES, URL_RULES } from './lib/rules';
 export type { AddressRule, RefusalRule, UrlRule } from './lib/rules';
+export { SYSTEM_RESOLVER } from './lib/resolver';
+export type { AddressResolver } from './lib/resolver';
 export { parseTargetUrl } from './lib/url';
 export type { ParsedTargetUrl } from './lib/url';

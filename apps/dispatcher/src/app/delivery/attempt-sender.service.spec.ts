@@ -1,6 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Test } from '@nestjs/testing';
+import { SYSTEM_RESOLVER } from '@owd/address-guard';
 import { SecretBox } from '@owd/secret-box';
+import { ADDRESS_RESOLVER } from './address-resolver';
 import { AttemptSender } from './attempt-sender.service';
 import { CLOCK } from './clock';
 import type { GoalSettings, StoredDelivery } from './delivery.repository';
@@ -34,6 +36,7 @@ describe('AttemptSender decisions made before sending', () => {
         { provide: DELIVERY_SETTINGS, useValue: settings },
         { provide: CLOCK, useValue: { now: () => new Date('2026-11-21T10:00:00Z') } },
         { provide: SecretBox, useValue: box },
+        { provide: ADDRESS_RESOLVER, useValue: SYSTEM_RESOLVER },
       ],
     }).compile();
     sender = module.get(AttemptSender);
@@ -83,6 +86,7 @@ describe('AttemptSender integrity and secret checks', () => {
         { provide: DELIVERY_SETTINGS, useValue: { ...settings, devSinkUrl: 'http://127.0.0.1:9/sink' } },
         { provide: CLOCK, useValue: { now: () => new Date() } },
         { provide: SecretBox, useValue: box },
+        { provide: ADDRESS_RESOLVER, useValue: SYSTEM_RESOLVER },
       ],
     }).compile();
     sender = module.get(AttemptSender);

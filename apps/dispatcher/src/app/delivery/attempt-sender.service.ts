@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { Agent } from 'undici';
-import { checkTarget, createGuardedAgent } from '@owd/address-guard';
+import { checkTarget, createGuardedAgent, type AddressResolver } from '@owd/address-guard';
 import { refusedAttempt, sendAttempt, type AttemptResult } from '@owd/http-delivery';
 import { SecretBox } from '@owd/secret-box';
 import { buildDeliveryHeaders } from '@owd/signer';
+import { ADDRESS_RESOLVER } from './address-resolver';
+import { describeTarget } from './attempt-span';
 import { CLOCK, type Clock } from './clock';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 import type { GoalSettings, StoredDelivery } from './delivery.repository';
@@ -55,16 +57,20 @@ export class AttemptSender implements OnApplicationShutdown {
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly secretBox: SecretBox,
+    @Inject(ADDRESS_RESOLVER) private readonly resolver: AddressResolver,
   ) {
     // One keep-alive pool per origin lives inside each agent; the worker already caps attempts per origin.
     const pool = { connections: settings.perOrigin, headersTimeout: settings.attemptTimeoutMs, bodyTimeout: settings.attemptTimeoutMs };
-    this.receivers = createGuardedAgent(settings.policy, { ...pool, connect: { timeout: Math.min(10_000, settings.attemptTimeoutMs) } });
+    this.receivers = createGuardedAgent(settings.policy, {
+      ...pool, connect: { timeout: Math.min(10_000, settings.attemptTimeoutMs), baseLookup: resolver.lookup },
+    });
     this.sink = new Agent({ ...pool, connect: { timeout: Math.min(10_000, settings.attemptTimeoutMs) } });
   }
 
   async send(delivery: StoredDelivery, goal: GoalSettings): Promise<AttemptResult> {
     const target = await this.target(goal);
     if ('result' in target) return target.result;
+    describeTarget(target.url);
     if (createHash('sha256').update(delivery.body).digest('hex') !== delivery.bodySha256) {
       return notSent(hostOf(target.url), NOT_SENT.CORRUPT_PAYLOAD, 'the stored payload does not match its SHA-256; not sent');
     }
@@ -111,7 +117,7 @@ export class AttemptSender implements OnApplicationShutdown {
     const url = goal.recipientUrl;
     if (!url) return { result: notSent('', NOT_SENT.NO_RECIPIENT, 'the goal has no recipient URL') };
     // Checked before sending so a refusal carries its rule; the guarded agent checks again on connect.
-    const check = await checkTarget(url, this.settings.policy);
+    const check = await checkTarget(url, this.settings.policy, { lookup: this.resolver.resolveAll });
     if (!check.ok && check.rule !== 'dns-failure') {
       this.logger.warn({ msg: 'recipient address refused', goalId: goal.goalId, rule: check.rule });
       return { result: refusedAttempt(url, check.rule, check.reason) };

@@ -5,7 +5,7 @@ import {
   type DeliveryRequestedPayload, type DeliveryRetryDuePayload, type DeliveryRetryRequestedPayload,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
-import { MessagingService } from '@owd/kafka';
+import { captureTraceContext, MessagingService } from '@owd/kafka';
 import { originKey } from './origin-key';
 
 const S = '"dispatcher"';
@@ -117,14 +117,15 @@ export class DeliveryIntake implements OnModuleInit {
     return rows[0];
   }
 
+  /** The work row keeps the consumer's trace context: the worker makes the attempt later, in that trace. */
   private async makeDue(manager: EntityManager, deliveryId: string, series: number, attempt: number, causationId: string): Promise<void> {
     await manager.query(
-      `INSERT INTO ${S}.attempts_due (delivery_id, series, attempt, due_at, causation_id, origin_key)
-       SELECT d.delivery_id, $2, $3, now(), $4, COALESCE(g.origin_key, '')
+      `INSERT INTO ${S}.attempts_due (delivery_id, series, attempt, due_at, causation_id, origin_key, trace_context)
+       SELECT d.delivery_id, $2, $3, now(), $4, COALESCE(g.origin_key, ''), $5::jsonb
          FROM ${S}.deliveries d LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
         WHERE d.delivery_id = $1
        ON CONFLICT (delivery_id) DO NOTHING`,
-      [deliveryId, series, attempt, causationId],
+      [deliveryId, series, attempt, causationId, JSON.stringify(captureTraceContext())],
     );
   }
 }

@@ -2,9 +2,10 @@ import {
   Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap,
 } from '@nestjs/common';
 import type { AttemptResult } from '@owd/http-delivery';
-import { WakeableSleep } from '@owd/kafka';
+import { WakeableSleep, withTraceContext } from '@owd/kafka';
 import { AttemptRecorder } from './attempt-recorder.service';
 import { AttemptSender, NOT_SENT, notSent } from './attempt-sender.service';
+import { traceAttempt } from './attempt-span';
 import { CLOCK, type Clock } from './clock';
 import { DeliveryRepository } from './delivery.repository';
 import { deliveryMetrics } from './delivery.metrics';
@@ -95,7 +96,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private start(work: ClaimedWork): void {
     this.limiter.acquire(work.originKey);
     deliveryMetrics.inFlight.inc();
-    const task: Promise<void> = this.attempt(work)
+    // In the trace of the event that made the attempt due (stored with the work row).
+    const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work))
       .catch((err: unknown) => {
         // The claim stays until its lease expires; then the attempt is made again with the same bytes.
         this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err: (err as Error).message });
@@ -124,7 +126,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       }
       result = notSent('', NOT_SENT.GOAL_UNKNOWN, "the goal's delivery settings never arrived");
     } else {
-      result = await this.sender.send(delivery, goal);
+      result = await traceAttempt(delivery, work, () => this.sender.send(delivery, goal));
     }
     const recorded = await this.recorder.record(work, delivery, result, attemptedAt);
     if (!recorded) {

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { SYSTEM_RESOLVER } from '@owd/address-guard';
 import { parseEncryptionKey, SecretBox } from '@owd/secret-box';
+import { ADDRESS_RESOLVER } from './address-resolver';
 import { AttemptRecorder } from './attempt-recorder.service';
 import { AttemptSender } from './attempt-sender.service';
 import { CLOCK, systemClock } from './clock';
@@ -15,6 +17,7 @@ import { WorkQueue } from './work-queue.repository';
   providers: [
     { provide: DELIVERY_SETTINGS, inject: [ConfigService], useFactory: deliverySettingsFrom },
     { provide: CLOCK, useValue: systemClock },
+    { provide: ADDRESS_RESOLVER, useValue: SYSTEM_RESOLVER },
     {
       provide: SecretBox,
       inject: [ConfigService],

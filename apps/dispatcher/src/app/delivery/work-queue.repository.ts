@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { TraceCarrier } from '@owd/kafka';
 
 const S = '"dispatcher"';
 
@@ -13,6 +14,8 @@ export interface ClaimedWork {
   claims: number;
   causationId: string | null;
   originKey: string;
+  /** The trace of the event that made this attempt due (empty while tracing is off). */
+  traceContext: TraceCarrier;
 }
 
 interface ClaimRow {
@@ -23,6 +26,7 @@ interface ClaimRow {
   claims: number;
   causation_id: string | null;
   origin_key: string;
+  trace_context: TraceCarrier;
 }
 
 export interface ClaimRequest {
@@ -68,12 +72,12 @@ export class WorkQueue {
           SET claimed_until = now() + make_interval(secs => $4), claim_token = gen_random_uuid(),
               claimed_by = $5, claims = w.claims + 1
          FROM locked WHERE w.delivery_id = locked.delivery_id
-       RETURNING w.delivery_id, w.series, w.attempt, w.claim_token, w.claims, w.causation_id, w.origin_key`,
+       RETURNING w.delivery_id, w.series, w.attempt, w.claim_token, w.claims, w.causation_id, w.origin_key, w.trace_context`,
       [request.limit, JSON.stringify(request.freeByOrigin), request.perOrigin, request.leaseMs / 1000, request.workerId],
     );
     return rows.map((r) => ({
       deliveryId: r.delivery_id, series: r.series, attempt: r.attempt, claimToken: r.claim_token,
-      claims: r.claims, causationId: r.causation_id, originKey: r.origin_key,
+      claims: r.claims, causationId: r.causation_id, originKey: r.origin_key, traceContext: r.trace_context,
     }));
   }
 

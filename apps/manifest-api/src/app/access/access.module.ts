@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { ApiAuthGuard } from './api-auth.guard';
 import { AuthenticationService } from './authentication.service';
+import { SessionController } from './session.controller';
 import { TokensService } from './tokens.service';
 import { WorkspacesController } from './workspaces.controller';
 import { WorkspacesService } from './workspaces.service';
 
 /** Workspaces, their API tokens, authentication and the per-token rate limit. Import it where WorkspaceAuth is used. */
 @Module({
-  controllers: [WorkspacesController],
+  controllers: [WorkspacesController, SessionController],
   providers: [WorkspacesService, TokensService, AuthenticationService, ApiAuthGuard],
   exports: [AuthenticationService, ApiAuthGuard],
 })

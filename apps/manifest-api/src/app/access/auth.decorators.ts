@@ -25,3 +25,10 @@ export const TokenName = createParamDecorator((_data: unknown, context: Executio
   const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
   return principal?.kind === 'workspace' ? principal.tokenName : undefined;
 });
+
+/** The calling API token's id. */
+export const TokenId = createParamDecorator((_data: unknown, context: ExecutionContext): string => {
+  const principal = context.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (principal?.kind !== 'workspace') throw new Error('TokenId used on a route without WorkspaceAuth');
+  return principal.tokenId;
+});

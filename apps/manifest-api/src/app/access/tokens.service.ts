@@ -34,6 +34,12 @@ export class TokensService {
     return this.dataSource.getRepository(ApiTokenEntity).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  async get(workspaceId: string, tokenId: string): Promise<ApiTokenEntity> {
+    const found = await this.dataSource.getRepository(ApiTokenEntity).findOneBy({ id: tokenId, workspaceId });
+    if (!found) throw problems.notFound('The API token');
+    return found;
+  }
+
   /** Idempotent: revoking a revoked token changes nothing. */
   async revoke(workspaceId: string, tokenId: string): Promise<void> {
     const repo = this.dataSource.getRepository(ApiTokenEntity);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { problems } from '../http/problem';
 import { WorkspaceEntity } from './workspace.entity';
 
 @Injectable()
@@ -16,5 +17,11 @@ export class WorkspacesService {
 
   list(): Promise<WorkspaceEntity[]> {
     return this.dataSource.getRepository(WorkspaceEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  async get(workspaceId: string): Promise<WorkspaceEntity> {
+    const found = await this.dataSource.getRepository(WorkspaceEntity).findOneBy({ id: workspaceId });
+    if (!found) throw problems.notFound('The workspace');
+    return found;
   }
 }

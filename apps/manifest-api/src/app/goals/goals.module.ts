@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
+import { systemResolverProvider } from './address-resolver';
 import { GoalSecretService } from './goal-secret.service';
 import { GoalStore } from './goal-store.service';
 import { GoalsController } from './goals.controller';
@@ -10,7 +11,7 @@ import { TargetPolicyService } from './target-policy.service';
 @Module({
   imports: [AccessModule],
   controllers: [GoalsController],
-  providers: [GoalsService, GoalSecretService, GoalStore, TargetPolicyService],
+  providers: [GoalsService, GoalSecretService, GoalStore, TargetPolicyService, systemResolverProvider],
   exports: [GoalsService, GoalStore, TargetPolicyService, GoalSecretService],
 })
 export class GoalsModule {}

@@ -3,6 +3,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { GoalEntity } from '../goals/goal.entity';
 import { problems } from '../http/problem';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import { ResultRevisionEntity } from './result-revision.entity';
 import { ResultEntity } from './result.entity';
 
 export const RESULT_ID_PATTERN = /^res_[0-9a-f]{32}$/;
@@ -27,6 +28,10 @@ export class ResultStore {
 
   attempts(resultId: string): Promise<DeliveryAttemptEntity[]> {
     return this.dataSource.getRepository(DeliveryAttemptEntity).find({ where: { resultId }, order: { attemptedAt: 'ASC', id: 'ASC' } });
+  }
+
+  revisions(resultId: string): Promise<ResultRevisionEntity[]> {
+    return this.dataSource.getRepository(ResultRevisionEntity).find({ where: { resultId }, order: { revision: 'ASC' } });
   }
 
   listForGoal(goalId: string, limit: number, offset: number): Promise<ResultEntity[]> {

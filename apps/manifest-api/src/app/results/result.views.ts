@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ATTEMPT_OUTCOMES, type AttemptOutcome } from '@owd/events';
 import type { FieldValue } from '@owd/payload';
 import type { DeliveryAttemptEntity } from './delivery-attempt.entity';
+import type { ResultRevisionEntity } from './result-revision.entity';
 import { ResultContentDto } from './dto/result-content.dto';
 import { RESULT_STATES, type ResultEntity, type ResultState } from './result.entity';
 
@@ -79,5 +80,23 @@ export class ResultView extends ResultSummaryView {
 
   static full(r: ResultEntity, attempts: DeliveryAttemptEntity[]): ResultView {
     return { ...ResultSummaryView.of(r), content: r.content as ResultContentDto, attempts: attempts.map(AttemptView.of) };
+  }
+}
+
+/** One accepted content of a result (spec §6): how it relates to the previous one, without the content itself. */
+export class RevisionView {
+  @ApiProperty() revision!: number;
+  @ApiProperty({ description: 'Equals the result id for revision 1, exe_… later' }) workflowExecution!: string;
+  @ApiProperty({ type: String, nullable: true }) parentExecution!: string | null;
+  @ApiProperty({ description: 'A text change (cluster.updated without new articles)' }) textOnlyChange!: boolean;
+  @ApiProperty({ type: [String], description: 'Article ids that joined the cluster with this revision' }) newArticles!: string[];
+  @ApiProperty({ type: String, nullable: true }) title!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+
+  static of(r: ResultRevisionEntity): RevisionView {
+    return {
+      revision: r.revision, workflowExecution: r.workflowExecution, parentExecution: r.parentExecution, textOnlyChange: r.textOnlyChange,
+      newArticles: r.newArticles, title: r.content.title, createdAt: r.createdAt.toISOString(),
+    };
   }
 }

@@ -7,7 +7,7 @@ import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
 import { ListResultsQuery } from './dto/list-results.query';
 import { ResultContentDto, ReviseContentDto } from './dto/result-content.dto';
 import { RESULT_ID_PATTERN, ResultStore } from './result-store.service';
-import { ResultSummaryView, ResultView } from './result.views';
+import { ResultSummaryView, ResultView, RevisionView } from './result.views';
 import { ResultsService } from './results.service';
 
 export const resultIdParam = () => Param('resultId', new IdPipe('The result', RESULT_ID_PATTERN));
@@ -50,6 +50,15 @@ export class ResultsController {
   async get(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string): Promise<ResultView> {
     const result = await this.store.find(workspaceId, resultId);
     return ResultView.full(result, await this.store.attempts(resultId));
+  }
+
+  @Get('results/:resultId/revisions')
+  @ApiOperation({ summary: 'The revision history of a result, oldest first: execution, parent, text-only change, new articles, title' })
+  @ApiOkResponse({ type: [RevisionView] })
+  @ApiProblems(404)
+  async revisions(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string): Promise<RevisionView[]> {
+    await this.store.find(workspaceId, resultId);
+    return (await this.store.revisions(resultId)).map(RevisionView.of);
   }
 
   @Put('results/:resultId/content')

@@ -1,13 +1,14 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
-import { checkTarget, createGuardedAgent, parseAllowCidrs, type AddressPolicy } from '@owd/address-guard';
 import { sendAttempt } from '@owd/http-delivery';
 import { buildPayload } from '@owd/payload';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { GoalSecretService } from '../goals/goal-secret.service';
 import { GoalStore } from '../goals/goal-store.service';
 import { GoalsService } from '../goals/goals.service';
+import { targetPolicyMetrics } from '../goals/target-policy.metrics';
+import { TargetPolicyService } from '../goals/target-policy.service';
 import { problems } from '../http/problem';
 import type { ManifestApiConfig } from '../manifest-api.config';
 import { sampleInput } from './sample-result';
@@ -20,7 +21,6 @@ import type { SendTestReportView } from './send-test.views';
  */
 @Injectable()
 export class SendTestService implements OnApplicationShutdown {
-  private readonly policy: AddressPolicy;
   private readonly agent;
   private readonly timeoutMs: number;
 
@@ -28,10 +28,10 @@ export class SendTestService implements OnApplicationShutdown {
     private readonly goals: GoalsService,
     private readonly store: GoalStore,
     private readonly secrets: GoalSecretService,
+    private readonly targets: TargetPolicyService,
     config: ConfigService<ManifestApiConfig, true>,
   ) {
-    this.policy = { allowCidrs: parseAllowCidrs(config.get('ALLOWED_TARGET_CIDRS', { infer: true })) };
-    this.agent = createGuardedAgent(this.policy, { keepAliveTimeout: 1_000 });
+    this.agent = targets.createAgent({ keepAliveTimeout: 1_000 });
     this.timeoutMs = config.get('ATTEMPT_TIMEOUT_MS', { infer: true });
   }
 
@@ -40,8 +40,9 @@ export class SendTestService implements OnApplicationShutdown {
     const url = typedUrl ?? goal.recipientUrl;
     if (!url) throw problems.unprocessable('no-recipient-url', 'No recipient URL', 'Save a recipient URL or pass `url` to test one.', [{ field: 'url', message: 'required when the goal has no recipient URL' }]);
 
-    const verdict = await checkTarget(url, this.policy);
+    const verdict = await this.targets.check(url);
     if (!verdict.ok) {
+      targetPolicyMetrics.refused.inc({ rule: verdict.rule, action: 'send_test' });
       return { outcome: 'refused', sent: false, request: null, response: null, durationMs: 0, errorClass: 'address_refused',
         errorMessage: verdict.reason, rule: verdict.rule, address: verdict.address ?? null, verified: false };
     }
@@ -50,6 +51,7 @@ export class SendTestService implements OnApplicationShutdown {
     const secret = this.secrets.reveal(goal);
     const headers = buildDeliveryHeaders({ resultId, deliveryId: randomUUID(), timestamp: Math.floor(now.getTime() / 1000), rawBody: body, secret });
     const attempt = await sendAttempt({ url, body, headers, dispatcher: this.agent, timeoutMs: this.timeoutMs });
+    if (attempt.refusedRule) targetPolicyMetrics.refused.inc({ rule: attempt.refusedRule, action: 'send_test' });
 
     const verified = attempt.outcome === 'delivered' && url === goal.recipientUrl && (await this.goals.markVerified(goal.id, url));
     const shown = { ...headers };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeliveryRetryDue, type DeliveryAttemptedPayload, type EventEnvelope } from '@owd/events';
-import { Outbox } from '@owd/kafka';
+import { captureTraceContext, Outbox, withTraceContext, type TraceCarrier } from '@owd/kafka';
 import { SERVICE_SCHEMA } from '../../database/schema';
 import type { TimerDecision } from './timer-decision';
 
@@ -28,6 +28,7 @@ interface DueRow {
   due_at: Date;
   correlation_id: string;
   causation_id: string;
+  trace_context: TraceCarrier;
 }
 
 /** The durable timers (table retry_timer) and the newest attempt seen per delivery (delivery_progress). */
@@ -35,7 +36,7 @@ interface DueRow {
 export class TimerStore {
   constructor(private readonly dataSource: DataSource, private readonly outbox: Outbox) {}
 
-  /** Applies one delivery.attempted event inside the consumer's transaction. */
+  /** Applies one delivery.attempted event inside the consumer's transaction; a new timer keeps the consumer's trace context. */
   async record(
     manager: EntityManager, envelope: EventEnvelope<DeliveryAttemptedPayload>, decision: TimerDecision, now: Date,
   ): Promise<RecordOutcome> {
@@ -62,11 +63,14 @@ export class TimerStore {
     if (!own) return { stale: false, scheduled: false, cancelled: cancelled.length };
 
     const inserted: unknown[] = await manager.query(
-      `INSERT INTO ${TIMERS} (delivery_id, result_id, attempt, after_attempted_at, due_at, correlation_id, causation_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO ${TIMERS} (delivery_id, result_id, attempt, after_attempted_at, due_at, correlation_id, causation_id, trace_context)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
        ON CONFLICT ON CONSTRAINT retry_timer_series_attempt DO NOTHING
        RETURNING id`,
-      [own.deliveryId, own.resultId, own.attempt, own.afterAttemptedAt, own.dueAt, envelope.correlationId, envelope.eventId],
+      [
+        own.deliveryId, own.resultId, own.attempt, own.afterAttemptedAt, own.dueAt, envelope.correlationId, envelope.eventId,
+        JSON.stringify(captureTraceContext()),
+      ],
     );
     return { stale: false, scheduled: inserted.length > 0, cancelled: cancelled.length };
   }
@@ -78,19 +82,20 @@ export class TimerStore {
   async fireDue(now: Date, limit: number): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const due: DueRow[] = await manager.query(
-        `SELECT id, delivery_id, result_id, attempt, due_at, correlation_id, causation_id FROM ${TIMERS}
+        `SELECT id, delivery_id, result_id, attempt, due_at, correlation_id, causation_id, trace_context FROM ${TIMERS}
           WHERE state = 'pending' AND due_at <= $1
           ORDER BY due_at, id LIMIT $2 FOR UPDATE SKIP LOCKED`,
         [now, limit],
       );
       if (due.length === 0) return 0;
       for (const row of due) {
-        await this.outbox.add(
+        // The retry continues the trace of the attempt that set the timer.
+        await withTraceContext(row.trace_context, () => this.outbox.add(
           manager,
           DeliveryRetryDue,
           { deliveryId: row.delivery_id, resultId: row.result_id, attempt: row.attempt, dueAt: row.due_at.toISOString() },
           { correlationId: row.correlation_id, causationId: row.causation_id, now },
-        );
+        ));
       }
       await manager.query(
         `UPDATE ${TIMERS} SET state = 'fired', settled_at = $2 WHERE id = ANY($1::bigint[])`,

@@ -1,10 +1,23 @@
 import { Logger } from '@nestjs/common';
-import type { Consumer, EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { Span } from '@opentelemetry/api';
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
+import { ConsumerLag } from './consumer-lag';
 import type { EventProducer } from './event-producer';
 import { messagingMetrics } from './metrics';
 import type { TopicNamer } from './topic-namer';
+import { eventAttributes, withConsumerSpan } from './trace-context';
+
+/** Kafka headers as strings; a repeated header keeps its first value. */
+function textHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const text: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) text[name] = first.toString();
+  }
+  return text;
+}
 
 export type EventHandler = (envelope: EventEnvelope, manager: EntityManager, definition: EventDefinition) => Promise<void>;
 
@@ -29,12 +42,15 @@ export interface ConsumerSpec {
  */
 export class EventConsumer {
   private readonly logger = new Logger(EventConsumer.name);
-  private readonly consumer: Consumer;
+  private consumer: Consumer;
+  private stopping = false;
+  private restartTimer: NodeJS.Timeout | undefined;
   private readonly definitions: Map<string, EventDefinition>;
   private readonly handled: Set<string>;
+  private readonly lag: ConsumerLag;
 
   constructor(
-    kafka: Kafka,
+    private readonly kafka: Kafka,
     private readonly dataSource: DataSource,
     private readonly producer: EventProducer,
     private readonly namer: TopicNamer,
@@ -42,9 +58,37 @@ export class EventConsumer {
     private readonly spec: ConsumerSpec,
     allEvents: readonly EventDefinition[],
   ) {
-    this.consumer = kafka.consumer({ groupId: namer.group(spec.groupId), allowAutoTopicCreation: false, sessionTimeout: spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000 });
     this.definitions = definitionMap(allEvents);
     this.handled = new Set(spec.events.map((d) => `${d.type}@${d.schemaVersion}`));
+    this.lag = new ConsumerLag(spec.groupId);
+    this.consumer = this.createConsumer();
+  }
+
+  private createConsumer(): Consumer {
+    const consumer = this.kafka.consumer({
+      groupId: this.namer.group(this.spec.groupId), allowAutoTopicCreation: false,
+      sessionTimeout: this.spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000,
+    });
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.lag.retain(Object.fromEntries(
+      Object.entries(payload.memberAssignment).map(([topic, partitions]) => [this.namer.logical(topic), partitions]))));
+    // kafkajs restarts a crashed consumer only for errors it deems retriable. After a broker restart a
+    // commit can fail with "the coordinator is not aware of this member", which it does not: the consumer
+    // would stay down for good while the service looks healthy. Such a crash is restarted here.
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (!payload.restart && !this.stopping) this.scheduleRestart(payload.error, 1_000);
+    });
+    return consumer;
+  }
+
+  private scheduleRestart(cause: Error, delayMs: number): void {
+    this.logger.error({ msg: 'consumer crashed; it is started again', group: this.spec.groupId, err: cause.message, inMs: delayMs });
+    messagingMetrics.consumerRestarts.inc({ group: this.spec.groupId });
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      if (this.stopping) return;
+      this.consumer = this.createConsumer();
+      this.start().catch((err: Error) => this.scheduleRestart(err, Math.min(delayMs * 2, 30_000)));
+    }, delayMs);
   }
 
   async start(): Promise<void> {
@@ -61,7 +105,10 @@ export class EventConsumer {
 
   /** Waits for the messages in flight to finish (and commit), then leaves the group. */
   async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
     await this.consumer.disconnect();
+    this.lag.clear();
   }
 
   /**
@@ -70,10 +117,13 @@ export class EventConsumer {
    */
   private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
+    const logical = this.namer.logical(topic);
     let done: string | undefined;
     try {
       for (const message of batch.messages) {
         if (!isRunning() || isStale()) break;
+        // Before the message: one that hangs in its handler still counts as lag.
+        this.lag.set(logical, partition, batch.highWatermark, message.offset);
         await this.process(topic, partition, message);
         resolveOffset(message.offset);
         done = message.offset;
@@ -81,20 +131,30 @@ export class EventConsumer {
       }
     } finally {
       if (done !== undefined) {
-        await this.consumer.commitOffsets([{ topic, partition, offset: (BigInt(done) + 1n).toString() }]);
+        const next = (BigInt(done) + 1n).toString();
+        await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
+        this.lag.set(logical, partition, batch.highWatermark, next);
       }
     }
   }
 
-  private async process(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+  /** One message under a CONSUMER span (child of the producer's, from its headers) that the handler runs in. */
+  private process(topic: string, partition: number, message: KafkaMessage): Promise<void> {
+    return withConsumerSpan(topic, partition, message, (span) => this.handleMessage(topic, partition, message, span));
+  }
+
+  private async handleMessage(topic: string, partition: number, message: KafkaMessage, span: Span): Promise<void> {
     const logical = this.namer.logical(topic) as TopicName;
     const parsed = parseEnvelope(message.value, this.definitions);
     if (!parsed.ok) {
-      await this.deadLetter(logical, partition, message.offset, message.key, message.value, parsed.reason);
+      await this.deadLetter(logical, partition, message, parsed.reason);
       messagingMetrics.consumed.inc({ topic: logical, type: 'invalid', result: 'dead_lettered' });
+      span.setAttribute('owd.consume.result', 'dead_lettered');
     } else if (!this.handled.has(`${parsed.envelope.type}@${parsed.envelope.schemaVersion}`)) {
       messagingMetrics.consumed.inc({ topic: logical, type: parsed.envelope.type, result: 'ignored' });
+      span.setAttributes({ ...eventAttributes(parsed.envelope), 'owd.consume.result': 'ignored' });
     } else {
+      span.setAttributes(eventAttributes(parsed.envelope));
       const stop = messagingMetrics.handlerSeconds.startTimer({ topic: logical });
       const fresh = await this.dataSource.transaction(async (manager) => {
         const inserted: unknown[] = await manager.query(
@@ -108,18 +168,20 @@ export class EventConsumer {
       });
       stop();
       messagingMetrics.consumed.inc({ topic: logical, type: parsed.envelope.type, result: fresh ? 'processed' : 'duplicate' });
+      span.setAttribute('owd.consume.result', fresh ? 'processed' : 'duplicate');
     }
   }
 
-  private async deadLetter(
-    topic: TopicName, partition: number, offset: string, key: Buffer | null, value: Buffer | null, reason: string,
-  ): Promise<void> {
+  /** Parks the message as it came (key, value and headers, trace context included) with the reason. */
+  private async deadLetter(topic: TopicName, partition: number, message: KafkaMessage, reason: string): Promise<void> {
+    const { offset, key, value } = message;
     this.logger.warn({ msg: 'message parked in the dead-letter topic', topic, partition, offset, reason });
     await this.producer.sendMessages([{
       topic: this.namer.deadLetter(topic),
       key: key?.toString() ?? '',
       value: value ?? Buffer.alloc(0),
       headers: {
+        ...textHeaders(message.headers),
         'dlq-reason': reason.slice(0, 2000),
         'dlq-source-topic': this.namer.name(topic),
         'dlq-source-partition': String(partition),

@@ -1,6 +1,8 @@
+import type { Span } from '@opentelemetry/api';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
 import type { TopicNamer } from './topic-namer';
+import { recordSpanError, startPublishSpan } from './trace-context';
 
 export interface OutgoingMessage {
   topic: string;
@@ -47,20 +49,33 @@ export class EventProducer {
     return envelope;
   }
 
-  /** Sends in order; messages of one topic keep their relative order. */
+  /**
+   * Sends in order; messages of one topic keep their relative order. Each is sent under a PRODUCER span
+   * whose context replaces the `traceparent` it carried, so the consumer's span is that span's child.
+   */
   async sendMessages(messages: readonly OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
     await this.connect();
     const byTopic = new Map<string, Message[]>();
+    const spans: Span[] = [];
     for (const m of messages) {
       const list = byTopic.get(m.topic) ?? [];
-      list.push({ key: m.key, value: m.value, headers: m.headers });
+      const { span, headers } = startPublishSpan(m.topic, m.key, m.headers);
+      spans.push(span);
+      list.push({ key: m.key, value: m.value, headers });
       byTopic.set(m.topic, list);
     }
-    await this.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
-    });
+    try {
+      await this.producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, msgs]) => ({ topic, messages: msgs })),
+      });
+    } catch (err) {
+      for (const span of spans) recordSpanError(span, err);
+      throw err;
+    } finally {
+      for (const span of spans) span.end();
+    }
   }
 
   async disconnect(): Promise<void> {

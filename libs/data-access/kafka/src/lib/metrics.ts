@@ -33,6 +33,16 @@ export const messagingMetrics = {
     name: 'owd_outbox_oldest_age_seconds',
     help: 'Age of the oldest unpublished outbox row',
   })),
+  consumerLag: reuseMetric('owd_consumer_lag', () => new Gauge({
+    name: 'owd_consumer_lag',
+    help: 'Messages of a partition the consumer group has not processed yet, as seen by the member that owns it (high watermark of its last fetch minus the next offset)',
+    labelNames: ['group', 'topic', 'partition'] as const,
+  })),
+  consumerRestarts: reuseMetric('owd_consumer_restarts_total', () => new Counter({
+    name: 'owd_consumer_restarts_total',
+    help: 'Consumers that crashed on an error kafkajs does not restart by itself and were started again',
+    labelNames: ['group'] as const,
+  })),
   relayErrors: reuseMetric('owd_outbox_relay_errors_total', () => new Counter({
     name: 'owd_outbox_relay_errors_total',
     help: 'Failed outbox relay rounds (the rows stay and are retried)',

@@ -4,6 +4,8 @@ import type { EventProducer } from './event-producer';
 import { messagingMetrics } from './metrics';
 import { WakeableSleep } from './wakeable-sleep';
 
+const MEASURE_EVERY_MS = 5_000;
+
 interface OutboxRow {
   id: string;
   topic: string;
@@ -33,6 +35,7 @@ export class OutboxRelay {
   private loop?: Promise<void>;
   private readonly idle = new WakeableSleep();
   private lastPurge = 0;
+  private lastMeasure = 0;
 
   constructor(private readonly dataSource: DataSource, private readonly producer: EventProducer, private readonly options: OutboxRelayOptions) {}
 
@@ -54,6 +57,7 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     const idleMs = this.options.idleMs ?? 200;
     while (this.running) {
+      await this.maybeMeasureBacklog();
       let published = 0;
       try {
         published = await this.relayOnce();
@@ -96,11 +100,23 @@ export class OutboxRelay {
       `DELETE FROM "${schema}".outbox WHERE published_at < now() - make_interval(secs => $1)`,
       [retainSeconds],
     );
+  }
+
+  /** Sets `owd_outbox_backlog` and `owd_outbox_oldest_age_seconds` from the table (every replica sees the same). */
+  async measureBacklog(): Promise<void> {
     const [stats] = await this.dataSource.query(
       `SELECT count(*)::int AS backlog, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS oldest
-         FROM "${schema}".outbox WHERE published_at IS NULL`,
+         FROM "${this.options.schema}".outbox WHERE published_at IS NULL`,
     );
     messagingMetrics.outboxBacklog.set(stats.backlog);
     messagingMetrics.outboxOldestAge.set(stats.oldest);
+  }
+
+  /** Every few seconds whether rounds succeed or not: a broker outage is when the backlog matters. */
+  private async maybeMeasureBacklog(): Promise<void> {
+    if (Date.now() - this.lastMeasure < MEASURE_EVERY_MS) return;
+    this.lastMeasure = Date.now();
+    await this.measureBacklog().catch((err: Error) =>
+      this.logger.warn({ msg: 'outbox backlog could not be measured', err: err.message }));
   }
 }

@@ -2,10 +2,12 @@ import type { EntityManager } from 'typeorm';
 import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
 import { toMessage } from './event-producer';
 import type { TopicNamer } from './topic-namer';
+import { captureTraceContext } from './trace-context';
 
 /**
  * Transactional outbox: the event is written in the caller's transaction, next to the state change
  * it describes, and published by the relay after commit. Nothing is sent for a rolled-back change.
+ * The row keeps the writer's trace context in its headers: the relay publishes later, outside that context.
  */
 export class Outbox {
   constructor(private readonly schema: string, private readonly namer: TopicNamer, private readonly onWrite: () => void) {}
@@ -23,7 +25,7 @@ export class Outbox {
     const message = toMessage(this.namer, definition as EventDefinition, envelope);
     await manager.query(
       `INSERT INTO "${this.schema}".outbox (topic, message_key, value, headers) VALUES ($1, $2, $3, $4)`,
-      [message.topic, message.key, message.value, JSON.stringify(message.headers)],
+      [message.topic, message.key, message.value, JSON.stringify({ ...message.headers, ...captureTraceContext() })],
     );
     // Wake the relay once the transaction has had a chance to commit.
     setImmediate(this.onWrite);

@@ -1,7 +1,9 @@
 import { Transform } from 'class-transformer';
-import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsString, Matches, Max, Min } from 'class-validator';
+import { ArrayNotEmpty, IsBoolean, IsIn, IsInt, IsString, IsUrl, Matches, Max, Min, ValidateIf } from 'class-validator';
 
 import { envBool, envInt, envList } from './env-transforms';
+
+const OTLP_URL = { require_tld: false, require_protocol: true, protocols: ['http', 'https'] };
 
 /** Settings every service reads; each service's config class extends it (docs/operations.md). */
 export class BaseServiceConfig {
@@ -30,4 +32,14 @@ export class BaseServiceConfig {
 
   @Transform(envBool) @IsBoolean()
   MIGRATE_ON_START = false;
+
+  /** OTLP/HTTP collector (traces go to `<url>/v1/traces`); empty, with the next one empty too: tracing off. */
+  @ValidateIf((c: BaseServiceConfig) => c.OTEL_EXPORTER_OTLP_ENDPOINT !== '')
+  @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be empty or an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT = '';
+
+  /** Full URL for traces only; wins over OTEL_EXPORTER_OTLP_ENDPOINT. */
+  @ValidateIf((c: BaseServiceConfig) => c.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT !== '')
+  @IsUrl(OTLP_URL, { message: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be empty or an http(s) URL' })
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = '';
 }

@@ -9,9 +9,10 @@ import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { ConfigurationError, validateConfig } from './validate-config';
 import { exitOnStartupFailure } from './bootstrap';
+import { otlpExporter, Tracing, type OtlpSettings } from './tracing';
 
 export interface PlatformOptions<T extends object> {
-  /** Service name: log field, metrics label, Kafka client id. */
+  /** Service name: log field, metrics label, Kafka client id, trace resource `service.name`. */
   service: string;
   config: new () => T;
   database: ServiceDatabaseOptions;
@@ -29,7 +30,7 @@ function validateOrExit<T extends object>(cls: new () => T, env: Record<string, 
   }
 }
 
-/** Everything a service has in common: validated config, JSON logs, database, Kafka, /health, /metrics. */
+/** Everything a service has in common: validated config, JSON logs, database, Kafka, /health, /metrics, tracing. */
 @Module({})
 export class PlatformModule {
   static forService<T extends object>(options: PlatformOptions<T>): DynamicModule {
@@ -58,6 +59,15 @@ export class PlatformModule {
         TerminusModule,
       ],
       controllers: [HealthController, MetricsController],
+      providers: [{
+        // Created with the app, before any consumer, worker or request starts a span.
+        provide: Tracing,
+        inject: [ConfigService],
+        useFactory: (config: ConfigService<OtlpSettings>) => Tracing.start(options.service, otlpExporter({
+          OTEL_EXPORTER_OTLP_ENDPOINT: config.get('OTEL_EXPORTER_OTLP_ENDPOINT'),
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: config.get('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
+        })),
+      }],
     };
   }
 }

@@ -1,7 +1,7 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { classifyAddress } from './classify';
 import { classifyHostname } from './hostname';
 import { EMPTY_POLICY, type AddressPolicy } from './policy';
+import { SYSTEM_RESOLVER } from './resolver';
 import type { RefusalRule } from './rules';
 import { parseTargetUrl } from './url';
 
@@ -24,8 +24,6 @@ export type TargetCheck =
   | { readonly ok: true; readonly url: string; readonly addresses: readonly string[] }
   | { readonly ok: false; readonly rule: RefusalRule; readonly address?: string; readonly reason: string };
 
-const defaultLookup: ResolveAll = (hostname, options) => dnsLookup(hostname, options);
-
 /**
  * Save-time and send-test check of a recipient URL. Passing it is necessary, not sufficient: DNS can change
  * before delivery, which is why the dispatcher also connects through `createGuardedAgent`.
@@ -44,7 +42,7 @@ export async function checkTarget(
 
   const resolution = parsed.ipLiteral
     ? { addresses: [hostname] }
-    : await resolve(hostname, options.lookup ?? defaultLookup);
+    : await resolve(hostname, options.lookup ?? SYSTEM_RESOLVER.resolveAll);
   if ('failure' in resolution) return { ok: false, rule: 'dns-failure', reason: resolution.failure };
   const { addresses } = resolution;
 

@@ -33,3 +33,9 @@ export class CreatedApiTokenView extends ApiTokenView {
   @ApiProperty({ example: 'owd_Zx81kQ2a…', description: 'The token itself. Shown only in this response; store it now.' })
   token!: string;
 }
+
+/** Who is calling: the API token (never its value) and its workspace; what a console shows after sign-in. */
+export class SessionView {
+  @ApiProperty({ type: WorkspaceView }) workspace!: WorkspaceView;
+  @ApiProperty({ type: ApiTokenView }) token!: ApiTokenView;
+}
