@@ -6,7 +6,7 @@ import { ALL_TOPICS, deadLetterTopic, type TopicName } from '../topics';
 import { EVENT_EXAMPLES } from './event-examples';
 import { FIELD_DESCRIPTIONS } from './field-descriptions';
 import { SchemaComponents, type JsonObject } from './json-schema';
-import { DEAD_LETTER_MESSAGE, DOCUMENT_INFO, KAFKA_BINDING_VERSION, SERVERS } from './document-text';
+import { DEAD_LETTER_MESSAGE, DOCUMENT_INFO, KAFKA_BINDING_VERSION, SERVERS, TRACE_HEADERS } from './document-text';
 import { EVENT_SUMMARIES, TOPIC_ROLES, type ServiceName } from './topic-roles';
 
 const camel = (name: string) => name.replace(/[.\-_](\w)/g, (_m, c: string) => c.toUpperCase());
@@ -58,6 +58,7 @@ function eventMessage(definition: EventDefinition, index: number, components: Sc
         'event-type': { type: 'string', const: definition.type },
         'schema-version': { type: 'string', const: String(definition.schemaVersion) },
         'event-id': { description: 'The envelope eventId.', type: 'string', format: 'uuid' },
+        ...TRACE_HEADERS,
       },
     },
     payload: {

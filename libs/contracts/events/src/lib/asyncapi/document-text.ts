@@ -12,7 +12,8 @@ export const DOCUMENT_INFO: JsonObject = {
     '',
     '- **Value**: a JSON envelope (`EventEnvelope`) whose `payload` depends on `type` and `schemaVersion`.',
     '- **Headers**: `event-type`, `schema-version` and `event-id` repeat the envelope, so a consumer can',
-    '  skip event types it does not handle without parsing the value.',
+    '  skip event types it does not handle without parsing the value. While tracing is on, `traceparent` and',
+    '  `tracestate` carry the W3C trace context of the result\'s trace (docs/operations.md, Tracing).',
     '- **Key**: the result id (goal id for goal events), also in the envelope `key`; events of one key stay',
     '  in order on one partition.',
     '- **Topic names** may carry a deployment prefix (`KAFKA_TOPIC_PREFIX`), e.g. `staging.delivery.attempted`.',
@@ -35,6 +36,15 @@ export const SERVERS: JsonObject = {
 
 const text = (description: string): JsonObject => ({ type: 'string', description });
 
+/** Optional on every message: present while the producing service has tracing on. */
+export const TRACE_HEADERS: JsonObject = {
+  traceparent: {
+    ...text('W3C trace context: the trace this event belongs to and the span that published it (`00-<trace id>-<span id>-<flags>`).'),
+    pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$',
+  },
+  tracestate: text('W3C trace state that goes with `traceparent` (vendor entries), when there is any.'),
+};
+
 /** A message parked by a consumer: the original bytes, with why and where from in its headers. */
 export const DEAD_LETTER_MESSAGE: JsonObject = {
   name: 'dead-letter',
@@ -53,7 +63,7 @@ export const DEAD_LETTER_MESSAGE: JsonObject = {
     },
   },
   payload: {
-    description: 'The original message value, byte for byte (it may not be JSON; that can be why it was parked). The original headers are not kept.',
+    description: 'The original message value, byte for byte (it may not be JSON; that can be why it was parked). The original headers are kept beside the ones above, `traceparent` included, so the parked message stays in its trace.',
   },
   bindings: {
     kafka: { key: text('The original message key (empty when it had none).'), bindingVersion: KAFKA_BINDING_VERSION },
