@@ -5,6 +5,7 @@ import { serveConsole } from './console/serve-console';
 import { captureRawBody } from './dev-sink/raw-body.middleware';
 import { BODY_LIMIT_BYTES, bodyParserErrors, mediaType, refuseForbiddenKeys, requireJsonBodies } from './http/json-body';
 import { ProblemFilter } from './http/problem.filter';
+import { requestMetrics } from './http/request-metrics';
 import { requestTracing } from './http/request-tracing';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi/openapi-document';
@@ -25,6 +26,7 @@ export function configure(app: INestApplication, options: { openApi?: boolean; c
   http.disable('x-powered-by');
   // First, so the span covers body parsing and the handler runs in its trace.
   http.use(requestTracing((path) => path.startsWith('/api/')));
+  http.use(requestMetrics((path) => path.startsWith('/api/')));
   if (options.consoleDir && !serveConsole(http, options.consoleDir)) {
     new Logger('console').warn({ msg: 'web console not served: no build next to the service', dir: options.consoleDir });
   }
