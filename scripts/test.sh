@@ -12,6 +12,8 @@ npx nx run-many -t lint --output-style=static
 
 say "type check"
 npx tsc -p tsconfig.check.json --noEmit
+# The web console is browser code (DOM types, no Node globals), so it is a program of its own.
+npx tsc -p apps/manifest-api/console/tsconfig.json --noEmit
 
 say "unit tests"
 npx jest --config jest.unit.config.cjs --ci --json --outputFile=test-artifacts/unit.json

@@ -87,4 +87,5 @@ cat <<MSG
 
 The system is up. Logs: .local/logs/<service>.log   Stop everything: npm run stop
 API: http://127.0.0.1:3000/api/docs   Admin token: in .local/run/dev.env (ADMIN_TOKEN)
+Console: http://127.0.0.1:3000/console/   (sign in with an API token of a workspace, see docs/console.md)
 MSG

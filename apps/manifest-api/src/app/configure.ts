@@ -3,7 +3,7 @@ import { Logger, type INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { serveConsole } from './console/serve-console';
 import { captureRawBody } from './dev-sink/raw-body.middleware';
-import { BODY_LIMIT_BYTES, bodyParserErrors, mediaType, refuseForbiddenKeys, requireJsonBodies } from './http/json-body';
+import { BODY_LIMIT_BYTES, bodyParserErrors, mediaType, refuseDeepNesting, refuseForbiddenKeys, requireJsonBodies } from './http/json-body';
 import { ProblemFilter } from './http/problem.filter';
 import { requestMetrics } from './http/request-metrics';
 import { requestTracing } from './http/request-tracing';
@@ -35,6 +35,9 @@ export function configure(app: INestApplication, options: { openApi?: boolean; c
   http.useBodyParser('json', {
     limit: BODY_LIMIT_BYTES,
     reviver: refuseForbiddenKeys,
+    verify: refuseDeepNesting,
+    // Any JSON value parses; the validation pipe then says "must be a JSON object", as it does for arrays.
+    strict: false,
     type: (req: IncomingMessage) => !isDevSink(req) && mediaType(req) === 'application/json',
   });
   http.use(bodyParserErrors);

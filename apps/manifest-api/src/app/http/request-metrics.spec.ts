@@ -18,7 +18,7 @@ function serve(): Promise<{ server: Server; base: string }> {
 async function count(labels: Record<string, string>): Promise<number> {
   const { values } = await httpRequestSeconds.get();
   return values.filter((v) => v.metricName === 'owd_http_request_duration_seconds_count'
-    && Object.entries(labels).every(([k, l]) => v.labels[k] === l)).reduce((s, v) => s + v.value, 0);
+    && Object.entries(labels).every(([k, l]) => (v.labels as Record<string, unknown>)[k] === l)).reduce((s, v) => s + v.value, 0);
 }
 
 describe('API request metrics', () => {

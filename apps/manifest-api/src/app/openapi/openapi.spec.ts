@@ -20,6 +20,7 @@ describe('docs/openapi.json', () => {
       '/api/results/{resultId}', '/api/results/{resultId}/content', '/api/results/{resultId}/approve',
       '/api/results/{resultId}/fields', '/api/results/{resultId}/retry',
       '/api/goals/{goalId}/target-manifest', '/api/goals/{goalId}/contract',
+      '/api/me', '/api/results/{resultId}/revisions',
     ]));
     expect(document.paths['/api/goals'].post.responses['401'].content['application/problem+json']).toBeDefined();
     expect(JSON.stringify(document)).not.toContain('/health');
