@@ -31,43 +31,43 @@ function chunked(bytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-type BodyAttack = [attack: string, options: RequestOptions, status: number, slug: string];
+type BodyAttack = [attack: string, status: number, slug: string, options: RequestOptions];
 
 /** Attacks on the body of POST /api/goals: had any got through, it would have stored a goal and its event. */
 const BODY_ATTACKS: BodyAttack[] = [
-  ['malformed JSON (a bare word)', { raw: '{"name": "leak-me", oops}', headers: JSON_TYPE }, 400, 'malformed-json'],
-  ['a trailing comma', { raw: '{"name":"x","sourceLang":"en",}', headers: JSON_TYPE }, 400, 'malformed-json'],
-  ['truncated JSON', { raw: '{"name":"x","sourceLang":', headers: JSON_TYPE }, 400, 'malformed-json'],
-  ['two JSON documents in one body', { raw: '{"name":"x","sourceLang":"en"}{"name":"y"}', headers: JSON_TYPE }, 400, 'malformed-json'],
-  ['a JSON string instead of an object', { raw: '"goal"', headers: JSON_TYPE }, 400, 'validation-error'],
-  ['JSON null instead of an object', { raw: 'null', headers: JSON_TYPE }, 400, 'validation-error'],
-  ['a JSON array instead of an object', { body: [GOAL] }, 400, 'validation-error'],
-  ['an empty body', { raw: Buffer.alloc(0), headers: JSON_TYPE }, 400, 'validation-error'],
-  ['a body over 1 MiB', { body: { ...GOAL, name: 'x'.repeat(1024 * 1024) } }, 413, 'payload-too-large'],
-  ['a body over 1 MiB sent chunked, without Content-Length', { raw: chunked(2 * 1024 * 1024), headers: JSON_TYPE }, 413, 'payload-too-large'],
-  ['a gzip bomb inflating past 1 MiB', {
+  ['malformed JSON (a bare word)', 400, 'malformed-json', { raw: '{"name": "leak-me", oops}', headers: JSON_TYPE }],
+  ['a trailing comma', 400, 'malformed-json', { raw: '{"name":"x","sourceLang":"en",}', headers: JSON_TYPE }],
+  ['truncated JSON', 400, 'malformed-json', { raw: '{"name":"x","sourceLang":', headers: JSON_TYPE }],
+  ['two JSON documents in one body', 400, 'malformed-json', { raw: '{"name":"x","sourceLang":"en"}{"name":"y"}', headers: JSON_TYPE }],
+  ['a JSON string instead of an object', 400, 'validation-error', { raw: '"goal"', headers: JSON_TYPE }],
+  ['JSON null instead of an object', 400, 'validation-error', { raw: 'null', headers: JSON_TYPE }],
+  ['a JSON array instead of an object', 400, 'validation-error', { body: [GOAL] }],
+  ['an empty body', 400, 'validation-error', { raw: Buffer.alloc(0), headers: JSON_TYPE }],
+  ['a body over 1 MiB', 413, 'payload-too-large', { body: { ...GOAL, name: 'x'.repeat(1024 * 1024) } }],
+  ['a body over 1 MiB sent chunked, without Content-Length', 413, 'payload-too-large', { raw: chunked(2 * 1024 * 1024), headers: JSON_TYPE }],
+  ['a gzip bomb inflating past 1 MiB', 413, 'payload-too-large', {
     raw: gzipSync(Buffer.from(JSON.stringify({ ...GOAL, name: 'x'.repeat(8 * 1024 * 1024) }))),
     headers: { ...JSON_TYPE, 'content-encoding': 'gzip' },
-  }, 413, 'payload-too-large'],
-  ['an unknown content encoding', { raw: '{}', headers: { ...JSON_TYPE, 'content-encoding': 'x-evil' } }, 415, 'unsupported-media-type'],
-  ['nesting 100,000 levels deep', { raw: nested(100_000), headers: JSON_TYPE }, 400, 'nesting-too-deep'],
-  ['nesting 2,500 levels deep (past the JSON parser, into the validator)', { raw: nested(2_500), headers: JSON_TYPE }, 400, 'nesting-too-deep'],
-  ['nesting one level past the limit', { raw: nested(31), headers: JSON_TYPE }, 400, 'nesting-too-deep'],
-  ['an unknown key', { body: { ...GOAL, colour: 'red' } }, 400, 'validation-error'],
-  ['server-owned keys', { body: { ...GOAL, id: '00000000-0000-4000-8000-000000000000', workspaceId: 'other', deliveryMode: 'production', verifiedUrl: 'x' } }, 400, 'validation-error'],
-  ['an unknown key in a nested object', { body: { ...GOAL, fieldDefaults: { desk: { colour: 'red' } } } }, 400, 'validation-error'],
-  ['a __proto__ key', { raw: '{"name":"x","sourceLang":"en","__proto__":{"polluted":true}}', headers: JSON_TYPE }, 400, 'validation-error'],
-  ['a nested __proto__ key', { raw: '{"name":"x","sourceLang":"en","fieldDefaults":{"__proto__":{"polluted":true}}}', headers: JSON_TYPE }, 400, 'validation-error'],
-  ['a __proto__ key spelled with a unicode escape', { raw: '{"name":"x","sourceLang":"en","\\u005f_proto__":{"polluted":true}}', headers: JSON_TYPE }, 400, 'validation-error'],
-  ['a constructor.prototype path', { raw: '{"name":"x","sourceLang":"en","constructor":{"prototype":{"polluted":true}}}', headers: JSON_TYPE }, 400, 'validation-error'],
-  ['no Content-Type', { raw: Buffer.from(JSON.stringify(GOAL)) }, 415, 'unsupported-media-type'],
-  ['text/plain', { raw: JSON.stringify(GOAL), headers: { 'content-type': 'text/plain' } }, 415, 'unsupported-media-type'],
-  ['a form', { raw: 'name=x&sourceLang=en', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'unsupported-media-type'],
-  ['multipart/form-data', { raw: '--b\r\n\r\nx\r\n--b--', headers: { 'content-type': 'multipart/form-data; boundary=b' } }, 415, 'unsupported-media-type'],
-  ['XML', { raw: '<goal><name>x</name></goal>', headers: { 'content-type': 'application/xml' } }, 415, 'unsupported-media-type'],
-  ['a JSON look-alike media type', { raw: JSON.stringify(GOAL), headers: { 'content-type': 'application/json-patch+json' } }, 415, 'unsupported-media-type'],
-  ['JSON in UTF-16', { raw: Buffer.from(JSON.stringify(GOAL), 'utf16le'), headers: { 'content-type': 'application/json; charset=utf-16le' } }, 415, 'unsupported-media-type'],
-  ['JSON in Latin-1', { raw: Buffer.from(JSON.stringify(GOAL), 'latin1'), headers: { 'content-type': 'application/json; charset=iso-8859-1' } }, 415, 'unsupported-media-type'],
+  }],
+  ['an unknown content encoding', 415, 'unsupported-media-type', { raw: '{}', headers: { ...JSON_TYPE, 'content-encoding': 'x-evil' } }],
+  ['nesting 100,000 levels deep', 400, 'nesting-too-deep', { raw: nested(100_000), headers: JSON_TYPE }],
+  ['nesting 2,500 levels deep (past the JSON parser, into the validator)', 400, 'nesting-too-deep', { raw: nested(2_500), headers: JSON_TYPE }],
+  ['nesting one level past the limit', 400, 'nesting-too-deep', { raw: nested(31), headers: JSON_TYPE }],
+  ['an unknown key', 400, 'validation-error', { body: { ...GOAL, colour: 'red' } }],
+  ['server-owned keys', 400, 'validation-error', { body: { ...GOAL, id: '00000000-0000-4000-8000-000000000000', workspaceId: 'other', deliveryMode: 'production', verifiedUrl: 'x' } }],
+  ['an unknown key in a nested object', 400, 'validation-error', { body: { ...GOAL, fieldDefaults: { desk: { colour: 'red' } } } }],
+  ['a __proto__ key', 400, 'validation-error', { raw: '{"name":"x","sourceLang":"en","__proto__":{"polluted":true}}', headers: JSON_TYPE }],
+  ['a nested __proto__ key', 400, 'validation-error', { raw: '{"name":"x","sourceLang":"en","fieldDefaults":{"__proto__":{"polluted":true}}}', headers: JSON_TYPE }],
+  ['a __proto__ key spelled with a unicode escape', 400, 'validation-error', { raw: '{"name":"x","sourceLang":"en","\\u005f_proto__":{"polluted":true}}', headers: JSON_TYPE }],
+  ['a constructor.prototype path', 400, 'validation-error', { raw: '{"name":"x","sourceLang":"en","constructor":{"prototype":{"polluted":true}}}', headers: JSON_TYPE }],
+  ['no Content-Type', 415, 'unsupported-media-type', { raw: Buffer.from(JSON.stringify(GOAL)) }],
+  ['text/plain', 415, 'unsupported-media-type', { raw: JSON.stringify(GOAL), headers: { 'content-type': 'text/plain' } }],
+  ['a form', 415, 'unsupported-media-type', { raw: 'name=x&sourceLang=en', headers: { 'content-type': 'application/x-www-form-urlencoded' } }],
+  ['multipart/form-data', 415, 'unsupported-media-type', { raw: '--b\r\n\r\nx\r\n--b--', headers: { 'content-type': 'multipart/form-data; boundary=b' } }],
+  ['XML', 415, 'unsupported-media-type', { raw: '<goal><name>x</name></goal>', headers: { 'content-type': 'application/xml' } }],
+  ['a JSON look-alike media type', 415, 'unsupported-media-type', { raw: JSON.stringify(GOAL), headers: { 'content-type': 'application/json-patch+json' } }],
+  ['JSON in UTF-16', 415, 'unsupported-media-type', { raw: Buffer.from(JSON.stringify(GOAL), 'utf16le'), headers: { 'content-type': 'application/json; charset=utf-16le' } }],
+  ['JSON in Latin-1', 415, 'unsupported-media-type', { raw: Buffer.from(JSON.stringify(GOAL), 'latin1'), headers: { 'content-type': 'application/json; charset=iso-8859-1' } }],
 ];
 
 function expectProblem(res: HttpAnswer, status: number, slug: string): void {
@@ -94,13 +94,6 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
     await decoy?.close();
   });
 
-  async function leavesNoTrace(act: () => Promise<HttpAnswer>): Promise<HttpAnswer> {
-    const before = await witness.snapshot();
-    const res = await act();
-    expect(await witness.snapshot()).toEqual(before);
-    return res;
-  }
-
   describe('request bodies (POST /api/goals)', () => {
     let token: string;
     beforeAll(async () => ({ token } = await createWorkspace(system, 'Bodies')));
@@ -111,8 +104,8 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
       expect((await witness.snapshot()).tables['goals']).not.toBe(before.tables['goals']);
     });
 
-    it.each(BODY_ATTACKS)('refuses %s with %i %s, storing nothing', async (_attack, options, status, slug) => {
-      const res = await leavesNoTrace(() => system.request('POST', '/api/goals', { token, ...options }));
+    it.each(BODY_ATTACKS)('refuses %s with %i %s, storing nothing', async (_attack, status, slug, options) => {
+      const res = await witness.expectNoTrace(() => system.request('POST', '/api/goals', { token, ...options }));
       expectProblem(res, status, slug);
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     });
@@ -132,7 +125,7 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
     ])('refuses %s on the goal\'s %s route with 400, storing nothing', async (_attack, route, raw) => {
       const goal = await system.request('POST', '/api/goals', { token, body: GOAL });
       const method = route === 'results' ? 'POST' : 'PUT';
-      const res = await leavesNoTrace(() => system.request(method, `/api/goals/${goal.body.id}/${route}`, { token, raw, headers: JSON_TYPE }));
+      const res = await witness.expectNoTrace(() => system.request(method, `/api/goals/${goal.body.id}/${route}`, { token, raw, headers: JSON_TYPE }));
       expect(res.status).toBe(400);
       expect(res.body.type).toMatch(/\/(validation-error|nesting-too-deep)$/);
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
@@ -150,26 +143,26 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
       revoked = other.token;
     });
 
-    it.each<[string, () => Record<string, string>, number, string]>([
-      ['no Authorization header', () => ({}), 401, 'unauthorized'],
-      ['an empty bearer token', () => ({ authorization: 'Bearer ' }), 401, 'unauthorized'],
-      ['a garbage owd_ token', () => ({ authorization: `Bearer owd_${randomBytes(32).toString('base64url')}` }), 401, 'unauthorized'],
-      ['an SQL-looking token', () => ({ authorization: "Bearer ' OR '1'='1' --" }), 401, 'unauthorized'],
-      ['a 4 KiB token', () => ({ authorization: `Bearer owd_${'A'.repeat(4096)}` }), 401, 'unauthorized'],
-      ['another auth scheme', () => ({ authorization: 'Basic YWRtaW46YWRtaW4=' }), 401, 'unauthorized'],
-      ['a token in the query string instead of the header', () => ({}), 401, 'unauthorized'],
-      ['a revoked token', () => ({ authorization: `Bearer ${revoked}` }), 401, 'unauthorized'],
-      ['the admin token on a workspace route', () => ({ authorization: `Bearer ${system.adminToken}` }), 403, 'forbidden'],
-    ])('refuses %s with %i %s, storing nothing', async (attack, headers, status, slug) => {
-      const path = attack.includes('query string') ? `/api/goals?access_token=${workspace.token}` : '/api/goals';
-      const res = await leavesNoTrace(() => system.request('POST', path, { body: GOAL, headers: headers() }));
+    it.each<[string, number, string, () => { path?: string; headers: Record<string, string> }]>([
+      ['no Authorization header', 401, 'unauthorized', () => ({ headers: {} })],
+      ['an empty bearer token', 401, 'unauthorized', () => ({ headers: { authorization: 'Bearer ' } })],
+      ['a garbage owd_ token', 401, 'unauthorized', () => ({ headers: { authorization: `Bearer owd_${randomBytes(32).toString('base64url')}` } })],
+      ['an SQL-looking token', 401, 'unauthorized', () => ({ headers: { authorization: "Bearer ' OR '1'='1' --" } })],
+      ['a 4 KiB token', 401, 'unauthorized', () => ({ headers: { authorization: `Bearer owd_${'A'.repeat(4096)}` } })],
+      ['another auth scheme', 401, 'unauthorized', () => ({ headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } })],
+      ['a valid token in the query string instead of the header', 401, 'unauthorized', () => ({ path: `/api/goals?access_token=${workspace.token}`, headers: {} })],
+      ['a revoked token', 401, 'unauthorized', () => ({ headers: { authorization: `Bearer ${revoked}` } })],
+      ['the admin token on a workspace route', 403, 'forbidden', () => ({ headers: { authorization: `Bearer ${system.adminToken}` } })],
+    ])('refuses %s with %i %s, storing nothing', async (_attack, status, slug, credentials) => {
+      const { path = '/api/goals', headers } = credentials();
+      const res = await witness.expectNoTrace(() => system.request('POST', path, { body: GOAL, headers }));
       expectProblem(res, status, slug);
       if (status === 401) expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
     });
 
     it('refuses a workspace token on an admin route with 403, creating no workspace or token', async () => {
-      expectProblem(await leavesNoTrace(() => system.request('POST', '/api/workspaces', { token: workspace.token, body: { name: 'Mine now' } })), 403, 'forbidden');
-      expectProblem(await leavesNoTrace(() =>
+      expectProblem(await witness.expectNoTrace(() => system.request('POST', '/api/workspaces', { token: workspace.token, body: { name: 'Mine now' } })), 403, 'forbidden');
+      expectProblem(await witness.expectNoTrace(() =>
         system.request('POST', `/api/workspaces/${workspace.workspaceId}/tokens`, { token: workspace.token, body: { name: 'extra' } })), 403, 'forbidden');
     });
   });
@@ -199,28 +192,28 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
       expect(decoy.requests.length).toBe(before + 1);
     });
 
-    it.each<[string, string, (ids: { goal: string; result: string }) => string, unknown?]>([
-      ['read the goal', 'GET', ({ goal }) => `/api/goals/${goal}`],
-      ['rename the goal', 'PATCH', ({ goal }) => `/api/goals/${goal}`, { name: 'Stolen' }],
-      ['redirect the goal to its own receiver', 'PATCH', ({ goal }) => `/api/goals/${goal}`, { recipientUrl: 'http://127.0.0.1:9/attacker' }],
-      ['delete the goal', 'DELETE', ({ goal }) => `/api/goals/${goal}`],
-      ['replace the secret', 'PUT', ({ goal }) => `/api/goals/${goal}/secret`, { secret: 'whsec_attacker_0123456789' }],
-      ['remove the secret', 'DELETE', ({ goal }) => `/api/goals/${goal}/secret`],
-      ['run Send test to the saved URL', 'POST', ({ goal }) => `/api/goals/${goal}/send-test`, {}],
-      ['run Send test to a typed URL with the goal\'s secret', 'POST', ({ goal }) => `/api/goals/${goal}/send-test`, { url: 'http://127.0.0.1:9/attacker' }],
-      ['hand over a result', 'POST', ({ goal }) => `/api/goals/${goal}/results`, resultBody],
-      ['list the results', 'GET', ({ goal }) => `/api/goals/${goal}/results`],
-      ['report receiver capabilities', 'PUT', ({ goal }) => `/api/goals/${goal}/target-manifest`, { source: 'receiver', fields: [], sections: ['content'], blocks: ['paragraph'] }],
-      ['read the contract', 'GET', ({ goal }) => `/api/goals/${goal}/contract`],
-      ['set the contract', 'PUT', ({ goal }) => `/api/goals/${goal}/contract`, { fields: [], sectionTypes: ['content'], blockTypes: ['paragraph'] }],
-      ['read the result', 'GET', ({ result }) => `/api/results/${result}`],
-      ['read the revisions', 'GET', ({ result }) => `/api/results/${result}/revisions`],
-      ['change the content', 'PUT', ({ result }) => `/api/results/${result}/content`, { ...resultBody, title: 'Stolen' }],
-      ['approve the result', 'POST', ({ result }) => `/api/results/${result}/approve`],
-      ['set field values', 'PUT', ({ result }) => `/api/results/${result}/fields`, { values: {} }],
-      ['retry the delivery', 'POST', ({ result }) => `/api/results/${result}/retry`],
-    ])("answers A's attempt to %s of B with 404 not-found, changing and sending nothing", async (_what, method, path, body) => {
-      const res = await leavesNoTrace(() => system.request(method, path({ goal: goalId, result: resultId }), { token: a, body }));
+    it.each<[string, string, (ids: { goal: string; result: string }) => string, unknown]>([
+      ["read B's goal", 'GET', ({ goal }) => `/api/goals/${goal}`, undefined],
+      ["rename B's goal", 'PATCH', ({ goal }) => `/api/goals/${goal}`, { name: 'Stolen' }],
+      ["point B's goal at A's receiver", 'PATCH', ({ goal }) => `/api/goals/${goal}`, { recipientUrl: 'http://127.0.0.1:9/attacker' }],
+      ["delete B's goal", 'DELETE', ({ goal }) => `/api/goals/${goal}`, undefined],
+      ["replace B's secret", 'PUT', ({ goal }) => `/api/goals/${goal}/secret`, { secret: 'whsec_attacker_0123456789' }],
+      ["remove B's secret", 'DELETE', ({ goal }) => `/api/goals/${goal}/secret`, undefined],
+      ["run Send test to B's saved URL", 'POST', ({ goal }) => `/api/goals/${goal}/send-test`, {}],
+      ["run Send test with B's secret to a typed URL", 'POST', ({ goal }) => `/api/goals/${goal}/send-test`, { url: 'http://127.0.0.1:9/attacker' }],
+      ["hand a result to B's goal", 'POST', ({ goal }) => `/api/goals/${goal}/results`, resultBody],
+      ["list B's results", 'GET', ({ goal }) => `/api/goals/${goal}/results`, undefined],
+      ["report receiver capabilities for B's goal", 'PUT', ({ goal }) => `/api/goals/${goal}/target-manifest`, { source: 'receiver', fields: [], sections: ['content'], blocks: ['paragraph'] }],
+      ["read B's contract", 'GET', ({ goal }) => `/api/goals/${goal}/contract`, undefined],
+      ["set B's contract", 'PUT', ({ goal }) => `/api/goals/${goal}/contract`, { fields: [], sectionTypes: ['content'], blockTypes: ['paragraph'] }],
+      ["read B's result", 'GET', ({ result }) => `/api/results/${result}`, undefined],
+      ["read the revisions of B's result", 'GET', ({ result }) => `/api/results/${result}/revisions`, undefined],
+      ["change the content of B's result", 'PUT', ({ result }) => `/api/results/${result}/content`, { ...resultBody, title: 'Stolen' }],
+      ["approve B's result", 'POST', ({ result }) => `/api/results/${result}/approve`, undefined],
+      ["set field values of B's result", 'PUT', ({ result }) => `/api/results/${result}/fields`, { values: {} }],
+      ["retry the delivery of B's result", 'POST', ({ result }) => `/api/results/${result}/retry`, undefined],
+    ])("answers A's attempt to %s with 404 not-found, changing and sending nothing", async (_what, method, path, body) => {
+      const res = await witness.expectNoTrace(() => system.request(method, path({ goal: goalId, result: resultId }), { token: a, body }));
       expectProblem(res, 404, 'not-found');
     });
 
@@ -251,7 +244,7 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
       const { rows: events } = await system.db.query<{ key: string }>(`SELECT message_key AS key FROM manifest_api.outbox WHERE message_key = ANY($1)`, [rows.map((r) => r.id)]);
       expect(events).toHaveLength(created.length);
 
-      const more = await leavesNoTrace(() => system.request('POST', '/api/goals', { token, body: GOAL }));
+      const more = await witness.expectNoTrace(() => system.request('POST', '/api/goals', { token, body: GOAL }));
       expectProblem(more, 429, 'rate-limited');
     });
 

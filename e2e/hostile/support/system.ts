@@ -29,7 +29,7 @@ export interface RequestOptions {
 export interface SystemOptions {
   /** Also run the dispatcher, consuming manifest-api's goal.changed on the same topics. */
   dispatcher?: boolean;
-  /** Settings of both services (ALLOWED_TARGET_CIDRS is empty unless given). */
+  /** Settings of both services (ALLOWED_TARGET_CIDRS is empty and RATE_LIMIT_PER_MINUTE 1000 unless given). */
   env?: Record<string, string>;
 }
 
@@ -60,7 +60,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<HostileS
   Object.assign(process.env, {
     DATABASE_URL: database.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_PREFIX: prefix, MIGRATE_ON_START: 'true',
     SECRET_ENCRYPTION_KEY: randomBytes(32).toString('base64'), LOG_LEVEL: 'warn', ALLOWED_TARGET_CIDRS: '', ATTEMPT_TIMEOUT_MS: '2000',
-    ADMIN_TOKEN: adminToken, DEV_SINK_ENABLED: 'false', PORT: '3000', ...options.env,
+    ADMIN_TOKEN: adminToken, DEV_SINK_ENABLED: 'false', RATE_LIMIT_PER_MINUTE: '1000', PORT: '3000', ...options.env,
   });
   const apps: INestApplication[] = [];
   const { AppModule: ApiModule } = await import('../../../apps/manifest-api/src/app/app.module');

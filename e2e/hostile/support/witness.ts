@@ -33,4 +33,12 @@ export class Witness {
     }
     return { tables, decoys: this.decoys.map((d) => d.requests.length) };
   }
+
+  /** Runs `act` and expects it to leave no trace: no row written or changed, no outbox entry, no decoy request. */
+  async expectNoTrace<T>(act: () => Promise<T>): Promise<T> {
+    const before = await this.snapshot();
+    const result = await act();
+    expect(await this.snapshot()).toEqual(before);
+    return result;
+  }
 }

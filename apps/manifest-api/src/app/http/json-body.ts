@@ -6,6 +6,9 @@ import { problemForStatus } from './problem-defaults';
 /** Largest accepted request body: 1 MiB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Deepest nesting of objects and arrays accepted; the deepest real body (result content) has fewer than 10 levels. */
+export const MAX_JSON_DEPTH = 32;
+
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
@@ -31,6 +34,16 @@ export function mediaType(req: IncomingMessage): string | undefined {
   return req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
 }
 
+function charset(req: IncomingMessage): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '')?.[1].toLowerCase();
+}
+
+/** JSON without a charset is UTF-8 (RFC 8259); body-parser would also decode UTF-16 and UTF-32, which the API does not take. */
+function isUtf8Json(req: IncomingMessage): boolean {
+  const declared = charset(req);
+  return mediaType(req) === 'application/json' && (declared === undefined || declared === 'utf-8' || declared === 'utf8');
+}
+
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
@@ -38,15 +51,51 @@ function hasBody(req: IncomingMessage): boolean {
 
 type Next = (err?: unknown) => void;
 
-/** 415 for a body that is not JSON (the only media type the API reads); `skip` lets other parsers own a path. */
+/** 415 for a body that is not UTF-8 JSON (the only media type the API reads); `skip` lets other parsers own a path. */
 export function requireJsonBodies(skip: (req: IncomingMessage) => boolean) {
   return function requireJson(req: IncomingMessage, res: ServerResponse, next: Next): void {
-    if (!hasBody(req) || skip(req) || mediaType(req) === 'application/json') return next();
+    if (!hasBody(req) || skip(req) || isUtf8Json(req)) return next();
     writeProblem(res, {
       type: `${PROBLEM_BASE}unsupported-media-type`, title: 'Unsupported media type', status: 415,
-      detail: 'Request bodies must be application/json.', instance: instanceOf(req),
+      detail: 'Request bodies must be application/json in UTF-8.', instance: instanceOf(req),
     });
   };
+}
+
+/** Raised by `refuseDeepNesting`; body-parser keeps its `status` and `type` instead of a 403 `entity.verify.failed`. */
+class NestingTooDeepError extends Error {
+  readonly status = 400;
+  readonly type = 'entity.too.deep';
+
+  constructor() {
+    super(`nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+}
+
+// " \ { } [ ]
+const [QUOTE, BACKSLASH, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CLOSE_BRACKET] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d];
+
+/**
+ * body-parser `verify` hook: refuses a body nested deeper than MAX_JSON_DEPTH before it is parsed. The reviver and
+ * class-transformer recurse once per level, so a few thousand levels overflowed the stack (a 500). The bytes are
+ * UTF-8 (`requireJsonBodies`), whose multi-byte sequences never contain these ASCII bytes.
+ */
+export function refuseDeepNesting(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      if (++depth > MAX_JSON_DEPTH) throw new NestingTooDeepError();
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
 }
 
 interface ParserError {
@@ -70,6 +119,11 @@ export function bodyParserErrors(err: unknown, req: IncomingMessage, res: Server
       type: `${PROBLEM_BASE}validation-error`, title: 'Invalid request', status: 400, instance,
       detail: `The request body carries the forbidden key "${err.key}".`,
       errors: [{ field: err.key, message: 'this key is not allowed' }],
+    });
+  } else if (parserError.type === 'entity.too.deep') {
+    writeProblem(res, {
+      type: `${PROBLEM_BASE}nesting-too-deep`, title: 'Request body nested too deeply', status: 400, instance,
+      detail: `Objects and arrays in the request body may be nested at most ${MAX_JSON_DEPTH} levels deep.`,
     });
   } else if (parserError.type === 'entity.too.large') {
     writeProblem(res, problemForStatus(413, `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes.`, instance));
