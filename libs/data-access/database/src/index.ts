@@ -3,3 +3,4 @@ export * from './lib/migrations';
 export * from './lib/migration-check.service';
 export * from './lib/database.module';
 export * from './lib/unavailable';
+export * from './lib/after-commit';

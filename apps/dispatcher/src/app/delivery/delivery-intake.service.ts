@@ -5,7 +5,9 @@ import {
   type DeliveryRequestedPayload, type DeliveryRetryDuePayload, type DeliveryRetryRequestedPayload,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
+import { afterCommit } from '@owd/database';
 import { captureTraceContext, MessagingService } from '@owd/kafka';
+import { DeliveryWorker } from './delivery-worker.service';
 import { originKey } from './origin-key';
 
 const S = '"dispatcher"';
@@ -26,7 +28,7 @@ interface DeliveryState {
 export class DeliveryIntake implements OnModuleInit {
   private readonly logger = new Logger(DeliveryIntake.name);
 
-  constructor(private readonly messaging: MessagingService) {}
+  constructor(private readonly messaging: MessagingService, private readonly worker: DeliveryWorker) {}
 
   onModuleInit(): void {
     this.messaging.consume({
@@ -127,5 +129,7 @@ export class DeliveryIntake implements OnModuleInit {
        ON CONFLICT (delivery_id) DO NOTHING`,
       [deliveryId, series, attempt, causationId, JSON.stringify(captureTraceContext())],
     );
+    // The worker takes the row at once instead of at its next poll (DISPATCH_POLL_MS).
+    afterCommit(manager, this.worker.kick);
   }
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { afterCommit } from '@owd/database';
 import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
 import { toMessage } from './event-producer';
 import type { TopicNamer } from './topic-namer';
@@ -27,8 +28,8 @@ export class Outbox {
       `INSERT INTO "${this.schema}".outbox (topic, message_key, value, headers) VALUES ($1, $2, $3, $4)`,
       [message.topic, message.key, message.value, JSON.stringify({ ...message.headers, ...captureTraceContext() })],
     );
-    // Wake the relay once the transaction has had a chance to commit.
-    setImmediate(this.onWrite);
+    // Wake the relay when the row is visible: woken before the commit, it would find nothing and sleep its poll interval.
+    afterCommit(manager, this.onWrite);
     return envelope;
   }
 }
