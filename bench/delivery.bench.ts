@@ -1,53 +1,27 @@
-// End-to-end delivery throughput and latency, next to the raw rate of plain undici POSTs of the same
-// bodies to the same local receiver, measured in the same run. The whole system runs: the five built
+// raw-post and steady: end-to-end delivery throughput and latency, next to the raw rate of plain undici POSTs of
+// the same bodies to the same local receiver, measured in the same run. The whole system runs: the five built
 // services as processes, real Kafka, real PostgreSQL, outbox, signing, address guard.
-//   npm run build && node node_modules/tsx/dist/cli.mjs --tsconfig tsconfig.base.json bench/delivery.bench.ts [results] [goals]
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+//   npm run bench -- steady [results] [goals]      (builds first; see docs/performance.md)
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
-import {
-  createTestDatabase, createTestTopics, ensureTestInfrastructure, REPO_ROOT, startReceiver, waitFor,
-} from '@owd/testing';
-import { ApiClient } from '../e2e/system/support/api-client';
-import { SERVICES, Stack, type ServiceName } from '../e2e/system/support/stack';
+import { startReceiver, waitFor } from '@owd/testing';
+import { latencies, ProcessMeter, perUnit } from './support/measure';
+import { conditions, load, machine, writeResult } from './support/output';
+import { countStates, listResults, readUntil } from './support/result-states';
+import { article, BenchSystem, SECRET, SERVICES } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 1000);
 const GOALS = Number(process.argv[3] ?? 50);
+const SUBMITTERS = 16;
 const RAW_SECONDS = 5;
-const SECRET = 'whsec_bench_0123456789abcdef';
-const CLK_TCK = 100;
+const RAW_IN_FLIGHT = 64;
 
-const paragraph = 'The city council approved the bridge repair budget; work starts in April and runs until autumn. ';
-function article(i: number) {
-  return {
-    mode: 'article', executedAt: new Date().toISOString(), title: `Bridge repair approved (${i})`, lead: 'Work starts in April.',
-    body: `## The decision\n\n${paragraph.repeat(12)}\n\n| Item | Cost |\n|---|---|\n| Deck | 1.2 M |\n\n> Quote of the mayor.`,
-    locales: {}, steps: { draft: { text: paragraph.repeat(4), model: 'm', tokens: 900, cost: 0.002 } },
-    articles: [], clusters: [], sections: [], image: null, aiModel: 'bench-model', tokensUsed: 1200, cost: 0.004,
-  };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
-}
-
-function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '0';
-  return Number(line.replace(/\D+/g, '')) / 1024;
-}
-
-async function rawPost(url: string, body: Buffer): Promise<{ perSecond: number; requests: number }> {
-  const pool = new Pool(new URL(url).origin, { connections: 64, pipelining: 1 });
+async function rawPost(url: string, body: Buffer): Promise<number> {
+  const pool = new Pool(new URL(url).origin, { connections: RAW_IN_FLIGHT, pipelining: 1 });
   const deadline = Date.now() + RAW_SECONDS * 1000;
   let requests = 0;
   const started = Date.now();
-  await Promise.all(Array.from({ length: 64 }, async () => {
+  await Promise.all(Array.from({ length: RAW_IN_FLIGHT }, async () => {
     while (Date.now() < deadline) {
       const headers = buildDeliveryHeaders({ resultId: 'res_raw', deliveryId: '00000000-0000-4000-8000-000000000000', timestamp: Math.floor(Date.now() / 1000), rawBody: body, secret: SECRET });
       const res = await pool.request({ path: '/hook', method: 'POST', body, headers });
@@ -56,98 +30,95 @@ async function rawPost(url: string, body: Buffer): Promise<{ perSecond: number; 
     }
   }));
   await pool.close();
-  return { perSecond: requests / ((Date.now() - started) / 1000), requests };
+  return requests / ((Date.now() - started) / 1000);
 }
 
 async function main(): Promise<void> {
-  Object.assign(process.env, ensureTestInfrastructure());
-  const db = await createTestDatabase();
-  const { prefix } = await createTestTopics(6);
-  const stack = new Stack(db.url, prefix, { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000' });
-  const arrivals = new Map<string, number>();
+  const host = machine();
+  const system = await BenchSystem.create({});
+  // When each result first reached the receiver, which answers 204 at once: the moment its 2xx was sent.
+  const answered = new Map<string, number>();
   const receiver = await startReceiver((req, res) => {
     const id = String(req.headers['idempotency-key']);
-    if (id.startsWith('res_') && !arrivals.has(id)) arrivals.set(id, Date.now());
+    if (id.startsWith('res_') && !answered.has(id)) answered.set(id, Date.now());
     res.writeHead(204).end();
   });
   try {
-    await stack.startAll();
-    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
-    const ws = await admin.call('POST', '/workspaces', { name: 'bench' });
-    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'bench' });
-    const api = new ApiClient(stack.url('manifest-api'), token);
-
-    // A frozen payload of the same shape, for the raw reference.
+    await system.start();
+    await system.watchAttempts();
     const goals: string[] = [];
-    for (let g = 0; g < GOALS; g++) {
-      const goal = await api.call('POST', '/goals', { name: `Bench desk ${g}`, sourceLang: 'en', recipientUrl: `${receiver.url}/hook` });
-      await api.call('PUT', `/goals/${goal['id']}/secret`, { secret: SECRET });
-      await api.call('POST', `/goals/${goal['id']}/send-test`, {});
-      await api.call('PATCH', `/goals/${goal['id']}`, { deliveryMode: 'production', sendImmediately: true });
-      goals.push(goal['id']);
-    }
+    for (let g = 0; g < GOALS; g++) goals.push(await system.addGoal(`Bench desk ${g}`, `${receiver.url}/hook`));
+
+    // raw-post: a Send test's body (a real signed payload) padded to 4 KB, straight to the same receiver.
     const sampleBody = receiver.requests.find((r) => String(r.headers['idempotency-key']).startsWith('test_'))?.body
       ?? Buffer.from(JSON.stringify(article(0)));
-    const raw = await rawPost(receiver.url, Buffer.concat([sampleBody, Buffer.alloc(Math.max(0, 4096 - sampleBody.length), ' ')]));
+    const rawBody = Buffer.concat([sampleBody, Buffer.alloc(Math.max(0, 4096 - sampleBody.length), ' ')]);
+    const rawPerSecond = await rawPost(receiver.url, rawBody);
 
-    const pids = new Map(SERVICES.map((s) => [s, stack.pid(s) as number]));
-    const cpuBefore = new Map(SERVICES.map((s) => [s, cpuMs(pids.get(s) as number)]));
-    const peakRss = new Map<ServiceName, number>(SERVICES.map((s) => [s, 0]));
-    const sampler = setInterval(() => {
-      for (const s of SERVICES) peakRss.set(s, Math.max(peakRss.get(s) ?? 0, rssMb(pids.get(s) as number)));
-    }, 200);
-
+    const meter = new ProcessMeter(system.pids());
+    meter.start();
     const accepted = new Map<string, number>();
     const started = Date.now();
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
+    await Promise.all(Array.from({ length: SUBMITTERS }, async () => {
       while (next < RESULTS) {
         const i = next++;
-        const result = await api.call('POST', `/goals/${goals[i % goals.length]}/results`, article(i));
-        accepted.set(result['id'], Date.now());
+        accepted.set(await system.submit(goals[i % goals.length], i), Date.now());
       }
     }));
     const submittedIn = (Date.now() - started) / 1000;
-    await waitFor(() => [...accepted.keys()].every((id) => arrivals.has(id)), { timeoutMs: 300_000, intervalMs: 200, what: 'every result at the receiver' });
-    // CPU is read before the verification below, whose GETs would be charged to the API.
-    const cpu = Object.fromEntries(SERVICES.map((s) => [s, (cpuMs(pids.get(s) as number) - (cpuBefore.get(s) as number)) / RESULTS]));
-    // A delivery counts once its attempt is recorded: every result must read "delivered" through the API.
-    await waitFor(async () => {
-      for (const id of accepted.keys()) if ((await api.call('GET', `/results/${id}`))['state']['status'] !== 'delivered') return false;
-      return true;
-    }, { timeoutMs: 120_000, intervalMs: 500, what: 'every result recorded as delivered' });
-    clearInterval(sampler);
+    const ids = [...accepted.keys()];
+    await waitFor(() => ids.every((id) => answered.has(id)), { timeoutMs: 300_000, intervalMs: 200, what: 'every result at the receiver' });
+    // The API records the attempts a while after they happen: wait until the last ten answered read delivered
+    // (a few GETs), then read CPU before the reads of every result below, whose GETs would be charged to the API.
+    const lastAnswered = [...ids].sort((a, b) => (answered.get(b) as number) - (answered.get(a) as number)).slice(0, 10);
+    await readUntil(system.api, lastAnswered, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
+    const cpu = meter.cpu();
+    // A delivery counts once it is recorded: every result must read "delivered" through the API.
+    const { reads, allSettled } = await readUntil(system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
+    const peakRssMb = meter.stop();
+    if (!allSettled) throw new Error(`not every result reads delivered after 120 s: ${ids.filter((id) => reads.get(id)?.state.status !== 'delivered').length} do not`);
+    // At the end the count of results equals the count of deliveries.
+    const count = countStates(await listResults(system.api, goals));
+    if (count.listed !== RESULTS || count.delivered !== RESULTS) throw new Error(`${RESULTS} submitted, the API lists ${count.listed} results, ${count.delivered} delivered`);
 
-    const lastArrival = Math.max(...[...accepted.keys()].map((id) => arrivals.get(id) as number));
-    const seconds = (lastArrival - started) / 1000;
-    const latencies = [...accepted].map(([id, at]) => (arrivals.get(id) as number) - at).sort((a, b) => a - b);
+    // Throughput counts a delivery once the API recorded it (its state's updatedAt), as the issue defines it;
+    // the rate of 2xx answers at the receiver is given next to it.
+    const recordedAt = new Map(ids.map((id) => [id, Date.parse(reads.get(id)?.state.updatedAt ?? '')]));
+    const perSecondUntil = (last: number) => RESULTS / ((last - started) / 1000);
+    const deliveredPerSecond = perSecondUntil(Math.max(...recordedAt.values()));
+    const answeredPerSecond = perSecondUntil(Math.max(...answered.values()));
     const report = {
-      machine: { cores: (await import('node:os')).cpus().length, node: process.version },
-      results: RESULTS, goals: GOALS,
-      rawPostPerSecond: Math.round(raw.perSecond),
-      deliveredPerSecond: Math.round(RESULTS / seconds),
-      ratioToRaw: Number((RESULTS / seconds / raw.perSecond).toFixed(3)),
-      submittedPerSecond: Math.round(RESULTS / submittedIn),
-      latencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] },
-      cpuMsPerDelivery: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, Number(v.toFixed(2))])),
-      peakRssMb: Object.fromEntries([...peakRss].map(([k, v]) => [k, Math.round(v)])),
+      machine: { ...host, loadAverage1mAtEnd: load() },
+      settings: { results: RESULTS, goals: GOALS, submitters: SUBMITTERS },
+      rawPost: { perSecond: Math.round(rawPerSecond), inFlight: RAW_IN_FLIGHT, seconds: RAW_SECONDS, bodyBytes: rawBody.length },
+      steady: {
+        deliveredPerSecond: Math.round(deliveredPerSecond),
+        answeredAtReceiverPerSecond: Math.round(answeredPerSecond),
+        submittedPerSecond: Math.round(RESULTS / submittedIn),
+        ratioToRaw: Number((deliveredPerSecond / rawPerSecond).toFixed(3)),
+        latencyMs: latencies(ids, accepted, { atReceiver: answered, onKafka: system.deliveredOnKafka(), recorded: recordedAt }),
+        cpuMsPerDelivery: perUnit(cpu, RESULTS),
+        peakRssMb,
+      },
     };
-    console.log('\ndelivery benchmark (accepted by the API → at the receiver; every result recorded as delivered)');
+
+    const { steady } = report;
+    console.log(`\nraw-post and steady: ${RESULTS} results over ${GOALS} goals, ${SUBMITTERS} API clients; one receiver answering 204 at once`);
     console.table({
-      'raw undici POST (64 in flight)': { 'per second': report.rawPostPerSecond },
-      'end-to-end deliveries': { 'per second': report.deliveredPerSecond },
+      [`raw-post (undici, ${RAW_IN_FLIGHT} in flight)`]: { 'per second': report.rawPost.perSecond, 'ratio to raw': '' },
+      'steady: 2xx at the receiver': { 'per second': steady.answeredAtReceiverPerSecond, 'ratio to raw': Number((answeredPerSecond / rawPerSecond).toFixed(3)) },
+      'steady: recorded "delivered" (counts)': { 'per second': steady.deliveredPerSecond, 'ratio to raw': steady.ratioToRaw },
     });
-    console.log(`submitted ${report.submittedPerSecond}/s   ratio to raw: ${report.ratioToRaw}   latency p50 ${report.latencyMs.p50} ms, p99 ${report.latencyMs.p99} ms`);
-    console.table(Object.fromEntries(SERVICES.map((s) => [s, { 'CPU ms / delivery': report.cpuMsPerDelivery[s], 'peak RSS MB': report.peakRssMb[s] }])));
-    const dir = resolve(REPO_ROOT, 'bench/results');
-    mkdirSync(dir, { recursive: true });
-    const file = resolve(dir, `delivery-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify(report, null, 2));
-    console.log(`written: ${file}`);
+    console.log(`API intake reached ${steady.submittedPerSecond}/s; the API lists ${count.listed} results, ${count.delivered} of them delivered`);
+    console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt readable on Kafka; the API recording it');
+    console.table(steady.latencyMs);
+    console.table(Object.fromEntries(SERVICES.map((s) => [s, { 'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'peak RSS MB': steady.peakRssMb[s] }])));
+    console.log(conditions(host));
+    writeResult('steady', report);
   } finally {
-    await stack.stopAll();
+    await system.close();
     await receiver.close();
-    await db.drop();
   }
 }
 

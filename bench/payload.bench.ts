@@ -1,8 +1,9 @@
-// Payload v5 build + serialise throughput on a realistic ~4 KB article. Run: npx tsx bench/payload.bench.ts [seconds]
+// Payload v5 build + serialise throughput on a realistic ~4 KB article. Run: npm run bench -- payload [seconds]
 import { resolve } from 'node:path';
 import { hrtime } from 'node:process';
 import { register } from 'tsx/cjs/api';
 import type * as PayloadLib from '../libs/contracts/payload/src/index';
+import { machine, writeResult } from './support/output';
 
 // The library's DTOs use legacy decorators; without a root tsconfig.json tsx would compile them as TC39 decorators,
 // so load the public index through a scoped tsx loader that reads the library's tsconfig.
@@ -79,6 +80,8 @@ function benchInput(seq: number): PayloadLib.BuildPayloadInput {
   };
 }
 
+const rows: Record<string, { 'ops/s': number; 'body bytes': number }> = {};
+
 function run(name: string, build: (i: number) => Buffer): void {
   for (let i = 0; i < 500; i++) build(i); // warm-up: JIT and caches
   let ops = 0;
@@ -90,11 +93,11 @@ function run(name: string, build: (i: number) => Buffer): void {
     ops++;
   }
   const seconds = Number(hrtime.bigint() - start) / 1e9;
-  console.log(`${name.padEnd(58)} ${Math.round(ops / seconds).toLocaleString('en-US').padStart(9)} ops/s  (${bytes} B body)`);
+  rows[name] = { 'ops/s': Math.round(ops / seconds), 'body bytes': bytes };
 }
 
 const sameRevision = benchInput(-1);
-console.log(`payload.bench: ${SECONDS}s per case, node ${process.version}, one core`);
+console.log(`\npayload builder: ${SECONDS} s per case, one core`);
 const sameRevisionJson = JSON.stringify(sameRevision);
 run('build+serialise, same revision (rendering reused)', () => lib.buildPayload(sameRevision).body);
 run('JSON.parse(event) + build+serialise, same revision', () => lib.buildPayload(JSON.parse(sameRevisionJson) as PayloadLib.BuildPayloadInput).body);
@@ -103,3 +106,5 @@ run('markdown-it + sanitize-html only, cold', (i) => {
   lib.clearRenderCache();
   return Buffer.from(lib.renderMarkdown(`${markdown}\n\nRevision note ${i}.`).html);
 });
+console.table(rows);
+writeResult('payload', { machine: machine(), settings: { seconds: SECONDS }, cases: rows });

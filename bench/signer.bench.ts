@@ -1,7 +1,8 @@
-// Signing throughput on a realistic ~4 KB payload v5 body. Run: npx tsx bench/signer.bench.ts [seconds]
+// Signing throughput on a realistic ~4 KB payload v5 body. Run: npm run bench -- signer [seconds]
 import { hrtime } from 'node:process';
 // Relative path to the public index: tsx does not read tsconfig.base.json paths.
 import { buildDeliveryHeaders, sign, verify } from '../libs/util/signer/src/index';
+import { machine, writeResult } from './support/output';
 
 const SECONDS = Number(process.argv[2] ?? 3);
 const SECRET = 'bench-secret-0123456789abcdef';
@@ -47,6 +48,8 @@ function samplePayload(): Buffer {
   return Buffer.from(JSON.stringify(payload), 'utf8');
 }
 
+const rows: Record<string, { 'ops/s': number; 'µs/op': number; ops: number }> = {};
+
 function measure(label: string, op: () => unknown): void {
   for (let i = 0; i < 2000; i++) op(); // warm-up so the JIT has settled before timing
   const budget = BigInt(Math.round(SECONDS * 1e9));
@@ -59,9 +62,7 @@ function measure(label: string, op: () => unknown): void {
     elapsed = hrtime.bigint() - start;
   }
   const seconds = Number(elapsed) / 1e9;
-  const perSecond = Math.round(ops / seconds);
-  const microsPerOp = ((seconds / ops) * 1e6).toFixed(2);
-  console.log(`${label.padEnd(22)} ${perSecond.toLocaleString('en-US').padStart(10)} ops/s  ${microsPerOp} µs/op  (${ops} ops)`);
+  rows[label] = { 'ops/s': Math.round(ops / seconds), 'µs/op': Number(((seconds / ops) * 1e6).toFixed(2)), ops };
 }
 
 const body = samplePayload();
@@ -70,7 +71,9 @@ const headers = buildDeliveryHeaders(input);
 const received = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 if (!verify(SECRET, received, body, { now: TIMESTAMP }).ok) throw new Error('bench setup: signature does not verify');
 
-console.log(`node ${process.version}, body ${body.length} bytes, ${SECONDS} s per case`);
+console.log(`\nsigner: body ${body.length} bytes, ${SECONDS} s per case, one core`);
 measure('sign', () => sign(SECRET, TIMESTAMP, body));
 measure('buildDeliveryHeaders', () => buildDeliveryHeaders({ ...input, rawBody: body }));
 measure('verify', () => verify(SECRET, received, body, { now: TIMESTAMP }));
+console.table(rows);
+writeResult('signer', { machine: machine(), settings: { seconds: SECONDS, bodyBytes: body.length }, cases: rows });

@@ -1,15 +1,40 @@
 #!/usr/bin/env bash
-# Benchmarks (not part of the test suite): signer, payload builder, and end-to-end delivery against the
-# raw undici rate in the same run. Results are printed and written to bench/results/.
-#   npm run bench [-- RESULTS GOALS]
+# Benchmarks (not part of the test suite). Each scenario prints tables and writes <scenario>.json to one folder
+# per run, bench/results/<time>/ (git-ignored). docs/performance.md has the figures of the last documented run.
+#   npm run bench                                          all: signer, payload, raw-post + steady, degraded
+#   npm run bench -- signer [SECONDS]
+#   npm run bench -- payload [SECONDS]
+#   npm run bench -- steady [RESULTS] [GOALS]             raw-post and steady (1000 results over 50 goals)
+#   npm run bench -- degraded [RATE|STEADY_JSON] [SECONDS] [GOALS]
+#                      rate: results/s, or half of a steady.json's throughput (default: the newest one); 60 s; 50 goals
+# The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_deps
-say "build"
-npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier --output-style=static >/dev/null
-say "signer"
-tsx bench/signer.bench.ts 3
-say "payload builder"
-tsx bench/payload.bench.ts
-say "end-to-end delivery (whole system) vs raw undici POSTs"
-tsx bench/delivery.bench.ts "${1:-1000}" "${2:-50}"
+scenario="${1:-all}"
+shift || true
+export BENCH_RESULTS_DIR="${BENCH_RESULTS_DIR:-bench/results/$(date -u +%Y-%m-%dT%H-%M-%SZ)}"
+
+build() {
+  say "build"
+  npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier --output-style=static >/dev/null
+}
+signer() { say "signer"; tsx bench/signer.bench.ts "${1:-3}"; }
+payload() { say "payload builder"; tsx bench/payload.bench.ts "${1:-3}"; }
+steady() { say "raw-post and steady (whole system)"; tsx bench/delivery.bench.ts "$@"; }
+degraded() { say "degraded (whole system, half of steady's rate, misbehaving receivers)"; tsx bench/degraded.bench.ts "$@"; }
+
+case "$scenario" in
+  all)
+    build
+    signer
+    payload
+    steady
+    # Half of the throughput steady measured in this run.
+    degraded "$BENCH_RESULTS_DIR/steady.json"
+    ;;
+  signer | payload) "$scenario" "$@" ;;
+  steady | degraded) build; "$scenario" "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, steady or degraded" >&2; exit 2 ;;
+esac
+say "results: $BENCH_RESULTS_DIR"

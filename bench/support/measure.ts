@@ -1,0 +1,91 @@
+// Numbers the benchmarks share: latency percentiles, and CPU time and resident memory of processes read from /proc.
+import { readFileSync } from 'node:fs';
+
+/** Kernel clock ticks per second (USER_HZ), the unit of utime/stime in /proc/<pid>/stat. */
+const CLK_TCK = 100;
+
+export interface LatencySummary {
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** Nearest-rank percentile of an ascending list. */
+export function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** p50/p95/p99/max in whole milliseconds; null for an empty list (nothing to summarise). */
+export function summarize(values: readonly number[]): LatencySummary | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => Math.round(percentile(sorted, p));
+  return { count: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: Math.round(sorted[sorted.length - 1]) };
+}
+
+/** CPU time (user + system) the process has used so far, in milliseconds. */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+/** Resident set size of the process now, in MB. */
+export function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '0';
+  return Number(line.replace(/\D+/g, '')) / 1024;
+}
+
+/** CPU used by and peak memory of a set of named processes over a window of the benchmark. */
+export class ProcessMeter {
+  private readonly cpuAtStart = new Map<string, number>();
+  private readonly peak = new Map<string, number>();
+  private sampler: NodeJS.Timeout | undefined;
+
+  constructor(private readonly pids: Readonly<Record<string, number>>) {}
+
+  start(): void {
+    for (const [name, pid] of Object.entries(this.pids)) {
+      this.cpuAtStart.set(name, cpuMs(pid));
+      this.peak.set(name, rssMb(pid));
+    }
+    this.sampler = setInterval(() => this.sample(), 200);
+  }
+
+  /** CPU milliseconds per process since start(). */
+  cpu(): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.pids).map(([name, pid]) => [name, cpuMs(pid) - (this.cpuAtStart.get(name) ?? 0)]));
+  }
+
+  /** Stops the memory sampling; returns the peaks. */
+  stop(): Record<string, number> {
+    clearInterval(this.sampler);
+    this.sample();
+    return Object.fromEntries([...this.peak].map(([name, mb]) => [name, Math.round(mb)]));
+  }
+
+  private sample(): void {
+    for (const [name, pid] of Object.entries(this.pids)) this.peak.set(name, Math.max(this.peak.get(name) ?? 0, rssMb(pid)));
+  }
+}
+
+/** CPU milliseconds per unit of work, two decimals. */
+export function perUnit(cpu: Record<string, number>, units: number): Record<string, number> {
+  return Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, units > 0 ? Number((ms / units).toFixed(2)) : 0]));
+}
+
+/**
+ * For each named moment (result id → time), the latency summary of `ids` from their start to that moment;
+ * ids without the moment are left out (the summary's count says how many are in).
+ */
+export function latencies<K extends string>(
+  ids: readonly string[], start: ReadonlyMap<string, number>, moments: Record<K, ReadonlyMap<string, number>>,
+): Record<K, LatencySummary | null> {
+  const out = {} as Record<K, LatencySummary | null>;
+  for (const name of Object.keys(moments) as K[]) {
+    const at = moments[name];
+    out[name] = summarize(ids.flatMap((id) => (at.has(id) && start.has(id) ? [(at.get(id) as number) - (start.get(id) as number)] : [])));
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+// The whole system for the end-to-end benchmarks: the five built services as processes (as the image runs
+// them) on a fresh database and topic prefix, real Kafka and PostgreSQL, and an API token of a new workspace.
+import { TOPICS, type DeliveryAttemptedPayload } from '@owd/events';
+import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, type TestDatabase } from '@owd/testing';
+import { ApiClient } from '../../e2e/system/support/api-client';
+import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
+
+export { SERVICES, type ServiceName };
+
+/** The goals' receiver secret: every delivery is signed, as in production. */
+export const SECRET = 'whsec_bench_0123456789abcdef';
+
+const paragraph = 'The city council approved the bridge repair budget; work starts in April and runs until autumn. ';
+
+/** Result content number `i`: a ~4 KB article; its title carries `i` so a receiver can tell which one it got. */
+export function article(i: number) {
+  return {
+    mode: 'article', executedAt: new Date().toISOString(), title: `Bridge repair approved (${i})`, lead: 'Work starts in April.',
+    body: `## The decision\n\n${paragraph.repeat(12)}\n\n| Item | Cost |\n|---|---|\n| Deck | 1.2 M |\n\n> Quote of the mayor.`,
+    locales: {}, steps: { draft: { text: paragraph.repeat(4), model: 'm', tokens: 900, cost: 0.002 } },
+    articles: [], clusters: [], sections: [], image: null, aiModel: 'bench-model', tokensUsed: 1200, cost: 0.004,
+  };
+}
+
+/** The `i` of article(i) from a delivered payload's title; undefined for any other body. */
+export function articleNumber(body: Buffer): number | undefined {
+  try {
+    const match = /\((\d+)\)$/.exec(String((JSON.parse(body.toString('utf8')) as { title?: unknown }).title));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export class BenchSystem {
+  private workspaceApi: ApiClient | undefined;
+  private attemptsReader: TopicReader | undefined;
+
+  private constructor(private readonly db: TestDatabase, private readonly prefix: string, readonly stack: Stack) {}
+
+  /** A fresh database and topic prefix; `env` is added to every service's environment. Nothing runs yet. */
+  static async create(env: Record<string, string>): Promise<BenchSystem> {
+    Object.assign(process.env, ensureTestInfrastructure());
+    const db = await createTestDatabase();
+    const { prefix } = await createTestTopics(6);
+    return new BenchSystem(db, prefix, new Stack(db.url, prefix, { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env }));
+  }
+
+  /** Starts the services and creates the workspace and token the benchmark works with. */
+  async start(): Promise<void> {
+    await this.stack.startAll();
+    const admin = new ApiClient(this.stack.url('manifest-api'), this.stack.adminToken);
+    const ws = await admin.call('POST', '/workspaces', { name: 'bench' });
+    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'bench' });
+    this.workspaceApi = new ApiClient(this.stack.url('manifest-api'), token);
+  }
+
+  get api(): ApiClient {
+    if (!this.workspaceApi) throw new Error('BenchSystem.start() first');
+    return this.workspaceApi;
+  }
+
+  /**
+   * A goal delivering to `recipientUrl` the way a customer sets it up: secret, a Send test (which the receiver
+   * must answer 2xx), then Production with Send immediately on. Returns its id.
+   */
+  async addGoal(name: string, recipientUrl: string): Promise<string> {
+    const goal = await this.api.call('POST', '/goals', { name, sourceLang: 'en', recipientUrl });
+    await this.api.call('PUT', `/goals/${goal['id']}/secret`, { secret: SECRET });
+    await this.api.call('POST', `/goals/${goal['id']}/send-test`, {});
+    await this.api.call('PATCH', `/goals/${goal['id']}`, { deliveryMode: 'production', sendImmediately: true });
+    return goal['id'];
+  }
+
+  /** Hands result content to a goal; returns the new result's id. */
+  async submit(goalId: string, i: number): Promise<string> {
+    return (await this.api.call('POST', `/goals/${goalId}/results`, article(i)))['id'];
+  }
+
+  /**
+   * Starts reading delivery.attempted, so deliveredOnKafka() can tell when each result's successful attempt
+   * became readable on Kafka: between the receiver's 2xx and the API's record of it.
+   */
+  async watchAttempts(): Promise<void> {
+    this.attemptsReader = await new TopicReader((process.env['KAFKA_BROKERS'] ?? '').split(','), this.prefix, [TOPICS.DELIVERY_ATTEMPTED]).start();
+  }
+
+  /** Result id → when the bench read its `delivered` delivery.attempted event from Kafka. */
+  deliveredOnKafka(): Map<string, number> {
+    const at = new Map<string, number>();
+    for (const m of this.attemptsReader?.messages ?? []) {
+      const payload = m.envelope?.payload as DeliveryAttemptedPayload | undefined;
+      if (payload?.outcome === 'delivered' && !at.has(payload.resultId)) at.set(payload.resultId, m.receivedAt);
+    }
+    return at;
+  }
+
+  /** Process ids of the five services (for CPU and memory readings). */
+  pids(): Record<ServiceName, number> {
+    return Object.fromEntries(SERVICES.map((s) => [s, this.stack.pid(s) as number])) as Record<ServiceName, number>;
+  }
+
+  /** Stops the services and drops the database. */
+  async close(): Promise<void> {
+    await this.attemptsReader?.stop();
+    await this.stack.stopAll();
+    await this.db.drop();
+  }
+}
