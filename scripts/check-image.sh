@@ -39,6 +39,11 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
     sleep 0.25
   done
   [ -n "$ok" ] || { echo "$s did not become healthy from the image layout:"; tail -20 "$stage/$s.log"; kill "$pid" 2>/dev/null; exit 1; }
+  if [ "$s" = manifest-api ]; then
+    # The web console ships in the image: its page and its bundle are served.
+    curl -fsS "http://127.0.0.1:$port/console/" | grep -q '<script' \
+      || { echo "manifest-api does not serve the console from the image layout"; kill "$pid"; exit 1; }
+  fi
   kill -TERM "$pid"
   wait "$pid" && code=0 || code=$?
   # NestJS re-raises SIGTERM after its shutdown hooks ran, so 143 (128 + SIGTERM) is a clean stop too.
