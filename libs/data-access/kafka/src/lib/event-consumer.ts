@@ -1,5 +1,4 @@
 import { Logger } from '@nestjs/common';
-import type { Span } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
@@ -8,6 +7,9 @@ import type { EventProducer } from './event-producer';
 import { messagingMetrics } from './metrics';
 import type { TopicNamer } from './topic-namer';
 import { eventAttributes, withConsumerSpan } from './trace-context';
+
+/** Most messages of one partition handled in one database transaction. */
+const CHUNK_SIZE = 100;
 
 /** Kafka headers as strings; a repeated header keeps its first value. */
 function textHeaders(headers: IHeaders | undefined): Record<string, string> {
@@ -112,64 +114,91 @@ export class EventConsumer {
   }
 
   /**
-   * Messages of one partition in order, each with its own transaction; the offset is committed once for
-   * the messages done (a broker round trip per batch, not per message), always after their effects.
+   * Messages of one partition in order. A fetched batch is handled in chunks, each chunk in ONE database
+   * transaction (every message's effect and its event id), so a busy partition pays one commit per chunk
+   * instead of one per message; the offset is committed after the chunk's transaction, never before.
+   * When a chunk fails, its messages are handled again one transaction each, so a message that keeps
+   * failing stops its partition exactly where it is, and the ones before it are kept.
    */
   private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const logical = this.namer.logical(topic);
-    let done: string | undefined;
-    try {
-      for (const message of batch.messages) {
-        if (!isRunning() || isStale()) break;
-        // Before the message: one that hangs in its handler still counts as lag.
-        this.lag.set(logical, partition, batch.highWatermark, message.offset);
-        await this.process(topic, partition, message);
-        resolveOffset(message.offset);
-        done = message.offset;
-        await heartbeat();
+    const commit = async (message: KafkaMessage): Promise<void> => {
+      resolveOffset(message.offset);
+      const next = (BigInt(message.offset) + 1n).toString();
+      await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
+      this.lag.set(logical, partition, batch.highWatermark, next);
+      await heartbeat();
+    };
+    for (let from = 0; from < batch.messages.length; from += CHUNK_SIZE) {
+      if (!isRunning() || isStale()) return;
+      const chunk = batch.messages.slice(from, from + CHUNK_SIZE);
+      // Before the chunk: a message that hangs in its handler still counts as lag.
+      this.lag.set(logical, partition, batch.highWatermark, chunk[0].offset);
+      try {
+        await this.processChunk(topic, partition, chunk);
+      } catch (err) {
+        this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: chunk[0].offset, err: (err as Error).message });
+        for (const message of chunk) {
+          if (!isRunning() || isStale()) return;
+          await this.processChunk(topic, partition, [message]);
+          await commit(message);
+        }
+        continue;
       }
-    } finally {
-      if (done !== undefined) {
-        const next = (BigInt(done) + 1n).toString();
-        await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
-        this.lag.set(logical, partition, batch.highWatermark, next);
-      }
+      await commit(chunk[chunk.length - 1]);
     }
   }
 
-  /** One message under a CONSUMER span (child of the producer's, from its headers) that the handler runs in. */
-  private process(topic: string, partition: number, message: KafkaMessage): Promise<void> {
-    return withConsumerSpan(topic, partition, message, (span) => this.handleMessage(topic, partition, message, span));
-  }
-
-  private async handleMessage(topic: string, partition: number, message: KafkaMessage, span: Span): Promise<void> {
+  /**
+   * One transaction for the chunk: each message under its CONSUMER span (child of the producer's, from its
+   * headers), its event id recorded, its handler run. Messages that break their contract are parked after
+   * the commit (a rolled-back chunk parks nothing), and counted only then, like the others.
+   */
+  private async processChunk(topic: string, partition: number, messages: KafkaMessage[]): Promise<void> {
     const logical = this.namer.logical(topic) as TopicName;
-    const parsed = parseEnvelope(message.value, this.definitions);
-    if (!parsed.ok) {
-      await this.deadLetter(logical, partition, message, parsed.reason);
+    const counted: { type: string; result: string }[] = [];
+    const invalid: { message: KafkaMessage; reason: string }[] = [];
+    const parsed = messages.map((message) => ({ message, parsed: parseEnvelope(message.value, this.definitions) }));
+    const handled = parsed.filter((p) => p.parsed.ok && this.handled.has(`${p.parsed.envelope.type}@${p.parsed.envelope.schemaVersion}`));
+    const run = async (manager?: EntityManager): Promise<void> => {
+      for (const { message, parsed: result } of parsed) {
+        await withConsumerSpan(topic, partition, message, async (span) => {
+          if (!result.ok) {
+            invalid.push({ message, reason: result.reason });
+            span.setAttribute('owd.consume.result', 'dead_lettered');
+          } else if (!manager || !this.handled.has(`${result.envelope.type}@${result.envelope.schemaVersion}`)) {
+            counted.push({ type: result.envelope.type, result: 'ignored' });
+            span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
+          } else {
+            span.setAttributes(eventAttributes(result.envelope));
+            const fresh = await this.handleOne(logical, manager, result.envelope, result.definition);
+            counted.push({ type: result.envelope.type, result: fresh ? 'processed' : 'duplicate' });
+            span.setAttribute('owd.consume.result', fresh ? 'processed' : 'duplicate');
+          }
+        });
+      }
+    };
+    // A chunk of messages this consumer only skips or parks needs no transaction.
+    await (handled.length > 0 ? this.dataSource.transaction((manager) => run(manager)) : run());
+    for (const { message, reason } of invalid) {
+      await this.deadLetter(logical, partition, message, reason);
       messagingMetrics.consumed.inc({ topic: logical, type: 'invalid', result: 'dead_lettered' });
-      span.setAttribute('owd.consume.result', 'dead_lettered');
-    } else if (!this.handled.has(`${parsed.envelope.type}@${parsed.envelope.schemaVersion}`)) {
-      messagingMetrics.consumed.inc({ topic: logical, type: parsed.envelope.type, result: 'ignored' });
-      span.setAttributes({ ...eventAttributes(parsed.envelope), 'owd.consume.result': 'ignored' });
-    } else {
-      span.setAttributes(eventAttributes(parsed.envelope));
-      const stop = messagingMetrics.handlerSeconds.startTimer({ topic: logical });
-      const fresh = await this.dataSource.transaction(async (manager) => {
-        const inserted: unknown[] = await manager.query(
-          `INSERT INTO "${this.schema}".processed_events (consumer, event_id) VALUES ($1, $2)
-           ON CONFLICT DO NOTHING RETURNING event_id`,
-          [this.spec.groupId, parsed.envelope.eventId],
-        );
-        if (inserted.length === 0) return false;
-        await this.spec.handle(parsed.envelope, manager, parsed.definition);
-        return true;
-      });
-      stop();
-      messagingMetrics.consumed.inc({ topic: logical, type: parsed.envelope.type, result: fresh ? 'processed' : 'duplicate' });
-      span.setAttribute('owd.consume.result', fresh ? 'processed' : 'duplicate');
     }
+    for (const c of counted) messagingMetrics.consumed.inc({ topic: logical, ...c });
+  }
+
+  /** Records the event id (false when it was handled before: no second effect) and runs the handler. */
+  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope, definition: EventDefinition): Promise<boolean> {
+    const stop = messagingMetrics.handlerSeconds.startTimer({ topic });
+    const inserted: unknown[] = await manager.query(
+      `INSERT INTO "${this.schema}".processed_events (consumer, event_id) VALUES ($1, $2)
+       ON CONFLICT DO NOTHING RETURNING event_id`,
+      [this.spec.groupId, envelope.eventId],
+    );
+    if (inserted.length > 0) await this.spec.handle(envelope, manager, definition);
+    stop();
+    return inserted.length > 0;
   }
 
   /** Parks the message as it came (key, value and headers, trace context included) with the reason. */

@@ -9,17 +9,20 @@ export interface ErrorContext {
   aborted: boolean;
 }
 
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 export type ErrorClassification = Classification & { refusedRule: string | null };
 
 /** A failure without a complete answer: refusal, timeout, caller abort, or a connection failure. */
 export function classifyError(error: unknown, context: ErrorContext): ErrorClassification {
   const refusal = findAddressRefusedError(error);
   if (refusal) return refused(refusal.rule, refusal.message);
-  if (context.timedOut) {
+  const code = errorCode(error);
+  // undici's own header or body timers can fire a moment before the attempt's deadline: a timeout all the same.
+  if (context.timedOut || (code !== undefined && UNDICI_TIMEOUTS.has(code))) {
     return retriable(ERROR_CLASS.TIMEOUT, `no complete answer within ${context.timeoutMs} ms`);
   }
   if (context.aborted) return retriable(ERROR_CLASS.ABORTED, 'the attempt was aborted before an answer arrived');
-  const code = errorCode(error);
   if (code === 'UND_ERR_INVALID_ARG') {
     return { ...base('permanent', ERROR_CLASS.INVALID_REQUEST, `the request could not be sent: ${messageOf(error)}`), refusedRule: null };
   }
