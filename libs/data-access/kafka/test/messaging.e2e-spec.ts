@@ -92,6 +92,59 @@ describe('event plumbing on a real broker and database', () => {
     expect(await effects(b, group, event.deliveryId)).toBe(1);
   });
 
+  /** Six events of one result (one partition), published in one relay round so they arrive as one batch. */
+  async function sixInOnePartition(): Promise<DeliveryRetryDuePayload[]> {
+    const resultId = `res_${randomUUID()}`;
+    const events = Array.from({ length: 6 }, () => ({ ...retryDue(), resultId }));
+    await a.dataSource.transaction(async (m) => {
+      for (const e of events) await a.outbox.add(m, DeliveryRetryDue, e, { correlationId: resultId });
+    });
+    await a.relay.relayOnce();
+    return events;
+  }
+
+  async function effectsOf(group: string, events: DeliveryRetryDuePayload[]): Promise<number[]> {
+    return Promise.all(events.map((e) => effects(b, group, e.deliveryId)));
+  }
+
+  it('handles a batch in one transaction; when one message fails once, the batch is redone message by message and each effect is kept once', async () => {
+    const group = `svc_b.chunk.${randomUUID()}`;
+    const events = await sixInOnePartition();
+    const calls = new Map<string, number>();
+    let failed = false;
+    const record = recordEffect('svc_b', group);
+    await b.consumer(group, async (env, m) => {
+      const { deliveryId } = env.payload as DeliveryRetryDuePayload;
+      calls.set(deliveryId, (calls.get(deliveryId) ?? 0) + 1);
+      await record(env, m);
+      if (deliveryId === events[3].deliveryId && !failed) {
+        failed = true;
+        throw new Error('a passing database hiccup');
+      }
+    }).start();
+
+    await waitFor(async () => (await effectsOf(group, events)).every((n) => n === 1), { what: 'every effect once', timeoutMs: 30_000 });
+    // The first three ran in the failed chunk (rolled back) and again one by one: still one effect each.
+    expect(events.slice(0, 3).map((e) => calls.get(e.deliveryId))).toEqual([2, 2, 2]);
+    expect(calls.get(events[3].deliveryId)).toBe(2);
+  });
+
+  it('keeps the effects before a message that keeps failing, and goes no further in its partition', async () => {
+    const group = `svc_b.stuck.${randomUUID()}`;
+    const events = await sixInOnePartition();
+    const record = recordEffect('svc_b', group);
+    const consumer = b.consumer(group, async (env, m) => {
+      if ((env.payload as DeliveryRetryDuePayload).deliveryId === events[2].deliveryId) throw new Error('a handler bug');
+      await record(env, m);
+    });
+    await consumer.start();
+
+    await waitFor(async () => (await effectsOf(group, events)).slice(0, 2).every((n) => n === 1), { what: 'the two effects before the bad message', timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 1500)); // kafkajs retries the batch meanwhile
+    expect(await effectsOf(group, events)).toEqual([1, 1, 0, 0, 0, 0]);
+    await consumer.stop();
+  });
+
   it('publishes outbox rows whose transactions committed out of id order', async () => {
     const group = 'svc_b.order';
     await b.consumer(group, recordEffect('svc_b', group)).start();
