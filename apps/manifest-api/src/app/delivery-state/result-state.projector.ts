@@ -11,6 +11,10 @@ import { onDeliveryAttempted, onDeliveryRequested, onStatusChanged, type Project
 
 export const RESULT_STATE_GROUP = 'manifest-api.result-state';
 
+const PROJECTION_COLUMNS: (keyof ResultEntity)[] = [
+  'id', 'goalId', 'state', 'stateRevision', 'stateReason', 'missingFields', 'deliveryId', 'nextAttemptAt', 'lastError',
+];
+
 /** Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history. */
 @Injectable()
 export class ResultStateProjector {
@@ -21,13 +25,16 @@ export class ResultStateProjector {
       groupId: RESULT_STATE_GROUP,
       events: [ResultStatusChanged, DeliveryRequested, DeliveryAttempted],
       handle: (envelope, manager) => this.handle(envelope, manager),
+      // Three topics: let each of their partitions (3 apiece by default) progress on its own.
+      partitionsConsumedConcurrently: 9,
     });
   }
 
   async handle(envelope: EventEnvelope, manager: EntityManager): Promise<void> {
     const payload = envelope.payload as { resultId: string; goalId: string };
     const repo = manager.getRepository(ResultEntity);
-    const result = await repo.findOne({ where: { id: payload.resultId }, lock: { mode: 'pessimistic_write' } });
+    // Only the columns a transition reads: the content and field values (kilobytes of JSON) are not needed here.
+    const result = await repo.findOne({ where: { id: payload.resultId }, lock: { mode: 'pessimistic_write' }, select: PROJECTION_COLUMNS });
     // Send test samples and results of other deployments have no row here.
     if (!result || result.goalId !== payload.goalId) return;
     let next: ProjectedState | null = null;
