@@ -6,3 +6,4 @@ export * from './lib/topic-reader';
 export * from './lib/receiver';
 export * from './lib/dashboards';
 export * from './lib/otlp-collector';
+export * from './lib/in-memory-tracing';

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { context, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
-import { createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, inMemoryTracing, waitFor, type TestDatabase } from '@owd/testing';
 import { captureTraceContext, tracer, type TraceCarrier } from '../src';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
@@ -14,15 +13,15 @@ function retryDue(): DeliveryRetryDuePayload {
 const traceparentOf = (span: ReadableSpan) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`;
 
 describe('trace context through the outbox, Kafka and the consumer', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
   let db: TestDatabase;
   let prefix: string;
   let a: TestService;
   let b: TestService;
 
   beforeAll(async () => {
-    provider.register({ propagator: new W3CTraceContextPropagator() });
+    tracing.start();
     db = await createTestDatabase();
     let brokers: string[];
     ({ brokers, prefix } = await createTestTopics());
@@ -35,10 +34,7 @@ describe('trace context through the outbox, Kafka and the consumer', () => {
     await a?.close();
     await b?.close();
     await db?.drop();
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    await tracing.stop();
   });
 
   const finished = (predicate: (s: ReadableSpan) => boolean, what: string) =>

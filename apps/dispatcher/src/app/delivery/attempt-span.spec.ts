@@ -1,8 +1,7 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { AttemptResult } from '@owd/http-delivery';
 import { withTraceContext } from '@owd/kafka';
+import { inMemoryTracing } from '@owd/testing';
 import { describeTarget, traceAttempt, urlForSpan } from './attempt-span';
 import { notSent } from './attempt-sender.service';
 
@@ -29,17 +28,12 @@ describe('urlForSpan', () => {
 });
 
 describe('traceAttempt', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
 
-  beforeAll(() => provider.register({ propagator: new W3CTraceContextPropagator() }));
-  afterEach(() => exporter.reset());
-  afterAll(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
+  beforeAll(tracing.start);
+  afterEach(tracing.reset);
+  afterAll(tracing.stop);
 
   it('records a delivered POST as a CLIENT span in the trace that made the attempt due, with ids, redacted URL and status', async () => {
     const result = await withTraceContext({ traceparent: CONSUMER_SPAN }, () => traceAttempt(DELIVERY, { series: 1, attempt: 2 }, async () => {

@@ -1,10 +1,8 @@
 import { Body, Controller, Get, Param, Post, type INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { captureTraceContext } from '@owd/kafka';
-import { waitFor } from '@owd/testing';
+import { inMemoryTracing, waitFor } from '@owd/testing';
 import { requestTracing } from './request-tracing';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -33,13 +31,13 @@ class HealthController {
 }
 
 describe('requestTracing', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
   let app: INestApplication;
   let base: string;
 
   beforeAll(async () => {
-    provider.register({ propagator: new W3CTraceContextPropagator() });
+    tracing.start();
     const module = await Test.createTestingModule({ controllers: [ThingsController, HealthController] }).compile();
     app = module.createNestApplication({ logger: false });
     app.use(requestTracing((path) => path.startsWith('/api/')));
@@ -47,14 +45,11 @@ describe('requestTracing', () => {
     base = await app.getUrl();
   });
 
-  afterEach(() => exporter.reset());
+  afterEach(tracing.reset);
 
   afterAll(async () => {
     await app.close();
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
+    await tracing.stop();
   });
 
   const finished = () => waitFor(() => (exporter.getFinishedSpans().length > 0 ? exporter.getFinishedSpans() : undefined), { what: 'the server span' });

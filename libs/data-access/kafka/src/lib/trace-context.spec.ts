@@ -1,6 +1,5 @@
-import { context, createTraceState, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { InMemorySpanExporter, NodeTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { context, createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
+import { inMemoryTracing } from '@owd/testing';
 import type { IHeaders, KafkaMessage } from 'kafkajs';
 import {
   captureTraceContext, eventAttributes, messageParent, startPublishSpan, traceContextFrom, tracer, withConsumerSpan, withTraceContext,
@@ -28,17 +27,12 @@ describe('trace context while tracing is off (nothing registered)', () => {
 });
 
 describe('trace context with the W3C propagator and a tracer provider', () => {
-  const exporter = new InMemorySpanExporter();
-  const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracing = inMemoryTracing();
+  const { exporter } = tracing;
 
-  beforeAll(() => provider.register({ propagator: new W3CTraceContextPropagator() }));
-  afterEach(() => exporter.reset());
-  afterAll(async () => {
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
+  beforeAll(tracing.start);
+  afterEach(tracing.reset);
+  afterAll(tracing.stop);
 
   it('writes traceparent and tracestate of a context and reads them back from Kafka headers (Buffers)', () => {
     const ctx = trace.setSpanContext(ROOT_CONTEXT, { ...REMOTE, traceState: createTraceState('vendor=1') });
