@@ -8,23 +8,10 @@ import { EventProducer, TopicNamer } from '@owd/kafka';
 import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
 import { ADDRESS_RESOLVER as DISPATCHER_RESOLVER } from '../../../apps/dispatcher/src/app/delivery/address-resolver';
 import { ADDRESS_RESOLVER as API_RESOLVER } from '../../../apps/manifest-api/src/app/goals/address-resolver';
+import { createWorkspace, sendRequest, type HttpAnswer, type RequestOptions } from '../../../apps/manifest-api/test/support/test-app';
 import { FakeDns } from './fake-dns';
 
-export interface HttpAnswer {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Parsed JSON, or undefined for an empty or non-JSON body. */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- assertions read arbitrary JSON
-}
-
-export interface RequestOptions {
-  token?: string;
-  body?: unknown;
-  /** Sent as is instead of JSON.stringify(body); a stream goes out chunked, without Content-Length. */
-  raw?: string | Buffer | ReadableStream<Uint8Array>;
-  headers?: Record<string, string>;
-}
+export { createWorkspace, type HttpAnswer, type RequestOptions };
 
 export interface SystemOptions {
   /** Also run the dispatcher, consuming manifest-api's goal.changed on the same topics. */
@@ -85,24 +72,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<HostileS
   const producer = new EventProducer(new Kafka({ brokers, clientId: 'hostile-e2e', logLevel: logLevel.NOTHING }), new TopicNamer(prefix));
   const baseUrl = `http://127.0.0.1:${(api.getHttpServer().address() as { port: number }).port}`;
 
-  async function request(method: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { ...opts.headers };
-    if (opts.token !== undefined) headers['authorization'] = `Bearer ${opts.token}`;
-    let body = opts.raw;
-    if (body === undefined && opts.body !== undefined) {
-      body = JSON.stringify(opts.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed };
-  }
+  const request = (method: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> => sendRequest(baseUrl, method, path, opts);
 
   return {
     baseUrl, adminToken, dns, db, prefix, brokers, request,
@@ -114,13 +84,4 @@ export async function startSystem(options: SystemOptions = {}): Promise<HostileS
       await database.drop();
     },
   };
-}
-
-/** A workspace with one API token, made through the admin API. */
-export async function createWorkspace(system: HostileSystem, name: string): Promise<{ workspaceId: string; token: string; tokenId: string }> {
-  const ws = await system.request('POST', '/api/workspaces', { token: system.adminToken, body: { name } });
-  if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${ws.text}`);
-  const tok = await system.request('POST', `/api/workspaces/${ws.body.id}/tokens`, { token: system.adminToken, body: { name: 'ci' } });
-  if (tok.status !== 201) throw new Error(`token: ${tok.status} ${tok.text}`);
-  return { workspaceId: ws.body.id, token: tok.body.token, tokenId: tok.body.id };
 }

@@ -14,9 +14,29 @@ export interface HttpAnswer {
 export interface RequestOptions {
   token?: string;
   body?: unknown;
-  /** Sent as is instead of JSON.stringify(body). */
-  raw?: string | Buffer;
+  /** Sent as is instead of JSON.stringify(body); a stream goes out chunked, without Content-Length. */
+  raw?: string | Buffer | ReadableStream<Uint8Array>;
   headers?: Record<string, string>;
+}
+
+/** One request to a running API, its answer read whole (JSON parsed when it is JSON). */
+export async function sendRequest(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpAnswer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
+  let body = options.raw;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
 export interface TestApp {
@@ -53,23 +73,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const responseBodies: string[] = [];
 
   async function request(method: string, path: string, options: RequestOptions = {}): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
-    let body: string | Buffer | undefined = options.raw;
-    if (body === undefined && options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
-    const text = await res.text();
-    responseBodies.push(text);
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, body: parsed };
+    const answer = await sendRequest(baseUrl, method, path, options);
+    responseBodies.push(answer.text);
+    return answer;
   }
 
   return {
@@ -82,7 +88,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
 }
 
 /** A workspace with one API token, made through the admin API. */
-export async function createWorkspace(t: TestApp, name = 'Newsroom'): Promise<{ workspaceId: string; token: string; tokenId: string }> {
+export async function createWorkspace(t: Pick<TestApp, 'request' | 'adminToken'>, name = 'Newsroom'): Promise<{ workspaceId: string; token: string; tokenId: string }> {
   const ws = await t.request('POST', '/api/workspaces', { token: t.adminToken, body: { name } });
   if (ws.status !== 201) throw new Error(`workspace: ${ws.status} ${ws.text}`);
   const tok = await t.request('POST', `/api/workspaces/${ws.body.id}/tokens`, { token: t.adminToken, body: { name: 'ci' } });
