@@ -1,11 +1,6 @@
-import { FaultHarness, article, expectClean } from './support/harness';
+import { FaultHarness, article, expectClean, pause } from './support/harness';
 import { faultInfra } from './support/infra';
-import { LedgerReceiver, type Behaviour } from './support/ledger-receiver';
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A receiver failing each delivery's first attempt, so retry timers and retry-due events are in play. */
-const failFirst: Behaviour = (_req, attempt) => (attempt === 1 ? { status: 503 } : { status: 204 });
+import { failFirst } from './support/ledger-receiver';
 
 /**
  * Infrastructure faults under a stream of results: the broker restarts, PostgreSQL is away for 20 s.
@@ -13,7 +8,6 @@ const failFirst: Behaviour = (_req, attempt) => (attempt === 1 ? { status: 503 }
  */
 describe('fault: the broker or the database goes away mid-stream', () => {
   let h: FaultHarness;
-  const receivers: LedgerReceiver[] = [];
 
   beforeAll(async () => {
     h = await FaultHarness.start();
@@ -21,21 +15,12 @@ describe('fault: the broker or the database goes away mid-stream', () => {
 
   afterAll(async () => {
     await h?.stop();
-    await Promise.all(receivers.map((r) => r.close()));
     await faultInfra.startKafka();
     await faultInfra.startPostgres();
   });
 
-  async function stream(name: string): Promise<{ target: LedgerReceiver; goalId: string }> {
-    const target = await LedgerReceiver.start();
-    receivers.push(target);
-    const goalId = await h.goalFor(target, name);
-    target.arm(failFirst);
-    return { target, goalId };
-  }
-
   it('the Kafka broker restarts mid-stream: every result delivered once as content, retries on schedule', async () => {
-    const { target, goalId } = await stream('Broker restart');
+    const { target, goalId } = await h.receiverGoal('Broker restart', failFirst);
     const ids = await h.submit(goalId, 20, 'before the broker restart');
     await faultInfra.stopKafka();
     // The API keeps accepting: results wait in its outbox until the broker is back.
@@ -48,7 +33,7 @@ describe('fault: the broker or the database goes away mid-stream', () => {
   });
 
   it('PostgreSQL stops for 20 s mid-stream: the API refuses cleanly while it is away, nothing accepted is lost', async () => {
-    const { target, goalId } = await stream('Database outage');
+    const { target, goalId } = await h.receiverGoal('Database outage', failFirst);
     const ids = await h.submit(goalId, 20, 'before the database stops');
     await faultInfra.stopPostgres();
     const stoppedAt = Date.now();

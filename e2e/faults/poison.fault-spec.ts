@@ -4,7 +4,7 @@ import { ALL_EVENTS, ALL_TOPICS, deadLetterTopic, type TopicName } from '@owd/ev
 import { waitFor } from '@owd/testing';
 import { SERVICES } from '../system/support/stack';
 import { FaultHarness, expectClean } from './support/harness';
-import { LedgerReceiver, answer204 } from './support/ledger-receiver';
+import { answer204 } from './support/ledger-receiver';
 
 interface Parked {
   topic: string;
@@ -33,7 +33,6 @@ describe('fault: a poison message on every topic', () => {
   let kafka: Kafka;
   let dlqReader: Consumer;
   const parked: Parked[] = [];
-  const receivers: LedgerReceiver[] = [];
 
   beforeAll(async () => {
     h = await FaultHarness.start();
@@ -52,14 +51,10 @@ describe('fault: a poison message on every topic', () => {
   afterAll(async () => {
     await dlqReader?.disconnect();
     await h?.stop();
-    await Promise.all(receivers.map((r) => r.close()));
   });
 
   it('parks poison of every topic in its .dlq with a reason, and delivers every result of the stream around it', async () => {
-    const target = await LedgerReceiver.start();
-    receivers.push(target);
-    const goalId = await h.goalFor(target, 'Poison');
-    target.arm(answer204);
+    const { target, goalId } = await h.receiverGoal('Poison', answer204);
 
     const ids = await h.submit(goalId, 15, 'before the poison');
     const producer = kafka.producer();

@@ -10,7 +10,6 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  */
 describe('fault: receivers that misbehave', () => {
   let h: FaultHarness;
-  const receivers: LedgerReceiver[] = [];
   let internal: TestReceiver;
 
   beforeAll(async () => {
@@ -20,15 +19,11 @@ describe('fault: receivers that misbehave', () => {
 
   afterAll(async () => {
     await h?.stop();
-    await Promise.all(receivers.map((r) => r.close()));
     await internal?.close();
   });
 
   async function stream(name: string, behaviour: Behaviour, count = 10): Promise<{ target: LedgerReceiver; ids: string[] }> {
-    const target = await LedgerReceiver.start();
-    receivers.push(target);
-    const goalId = await h.goalFor(target, name);
-    target.arm(behaviour);
+    const { target, goalId } = await h.receiverGoal(name, behaviour);
     return { target, ids: await h.submit(goalId, count, name) };
   }
 

@@ -1,14 +1,11 @@
 import { waitFor } from '@owd/testing';
 import { SERVICES } from '../system/support/stack';
-import { FaultHarness, expectClean } from './support/harness';
-import { LedgerReceiver, answer204, type Behaviour } from './support/ledger-receiver';
+import { FaultHarness, expectClean, pause } from './support/harness';
+import { answer204, failFirst, type Behaviour } from './support/ledger-receiver';
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** First attempt of every delivery fails: retry timers are pending when the fault strikes. */
-const failFirst: Behaviour = (_req, attempt) => (attempt === 1 ? { status: 503 } : { status: 204 });
 /** Answers after a while: attempts are in flight when the dispatcher dies. */
 const slow: Behaviour = () => ({ status: 204, delayMs: 500 });
+// retry-scheduler: retry timers are pending when it dies.
 const behaviours: Partial<Record<string, Behaviour>> = { 'retry-scheduler': failFirst, dispatcher: slow };
 
 /**
@@ -17,7 +14,6 @@ const behaviours: Partial<Record<string, Behaviour>> = { 'retry-scheduler': fail
  */
 describe('fault: a service dies mid-stream', () => {
   let h: FaultHarness;
-  const receivers: LedgerReceiver[] = [];
 
   beforeAll(async () => {
     h = await FaultHarness.start();
@@ -25,20 +21,10 @@ describe('fault: a service dies mid-stream', () => {
 
   afterAll(async () => {
     await h?.stop();
-    await Promise.all(receivers.map((r) => r.close()));
   });
 
-  async function receiver(): Promise<LedgerReceiver> {
-    const r = await LedgerReceiver.start();
-    receivers.push(r);
-    return r;
-  }
-
   it.each(SERVICES)('SIGKILL of %s mid-stream, then a restart: every result delivered once as content', async (service) => {
-    const behaviour = behaviours[service] ?? answer204;
-    const target = await receiver();
-    const goalId = await h.goalFor(target, `Kill ${service}`);
-    target.arm(behaviour);
+    const { target, goalId } = await h.receiverGoal(`Kill ${service}`, behaviours[service] ?? answer204);
 
     const ids = await h.submit(goalId, 15, `before ${service} dies`);
     if (service === 'dispatcher') await waitFor(() => target.unanswered > 0, { what: 'an attempt in flight' });
@@ -55,9 +41,7 @@ describe('fault: a service dies mid-stream', () => {
   });
 
   it('a second dispatcher joins mid-stream and leaves mid-batch (two rebalances): nothing lost, one body per delivery', async () => {
-    const target = await receiver();
-    const goalId = await h.goalFor(target, 'Rebalance');
-    target.arm(answer204);
+    const { target, goalId } = await h.receiverGoal('Rebalance', answer204);
 
     const ids = await h.submit(goalId, 10, 'one dispatcher');
     const joining = h.stack.start('dispatcher', 'dispatcher#2');

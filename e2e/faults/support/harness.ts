@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { REPO_ROOT, createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../system/support/api-client';
 import { Stack } from '../../system/support/stack';
-import type { LedgerReceiver } from './ledger-receiver';
+import { LedgerReceiver, type Behaviour } from './ledger-receiver';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API answers
 
@@ -44,13 +44,15 @@ export function article(title: string): Json {
   };
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The whole system as processes on the fault suite's broker and database, with one workspace; the cases
  * make goals, drive streams of results, inject faults and read the ledger.
  */
 export class FaultHarness {
+  private readonly receivers: LedgerReceiver[] = [];
+
   private constructor(readonly stack: Stack, readonly api: ApiClient, private readonly db: TestDatabase) {}
 
   static async start(extraEnv: Record<string, string> = {}): Promise<FaultHarness> {
@@ -73,11 +75,23 @@ export class FaultHarness {
 
   async stop(): Promise<void> {
     await this.stack.stopAll();
+    await Promise.all(this.receivers.map((r) => r.close()));
     await this.db.drop().catch(() => undefined);
   }
 
-  /** A production goal sending to `receiver`, Send test verified, sending immediately (no approval step). */
-  async goalFor(receiver: LedgerReceiver, name: string): Promise<string> {
+  /**
+   * A new ledger receiver and a production goal sending to it (Send test verified, sending immediately, no
+   * approval step); the receiver answers with `behaviour` from then on and is closed by `stop()`.
+   */
+  async receiverGoal(name: string, behaviour: Behaviour): Promise<{ target: LedgerReceiver; goalId: string }> {
+    const target = await LedgerReceiver.start();
+    this.receivers.push(target);
+    const goalId = await this.goalFor(target, name);
+    target.arm(behaviour);
+    return { target, goalId };
+  }
+
+  private async goalFor(receiver: LedgerReceiver, name: string): Promise<string> {
     const goal = await this.api.call('POST', '/goals', { name, sourceLang: 'en', recipientUrl: receiver.url });
     const id = String(goal['id']);
     await this.api.call('PUT', `/goals/${id}/secret`, { secret: SECRET });

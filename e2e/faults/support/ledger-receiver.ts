@@ -15,6 +15,9 @@ export type Behaviour = (request: ReceivedRequest, attempt: number) => Answer;
 
 export const answer204: Behaviour = () => ({ status: 204 });
 
+/** Fails each delivery's first attempt (503), so retry timers and retry-due events are in play. */
+export const failFirst: Behaviour = (_req, attempt) => (attempt === 1 ? { status: 503 } : { status: 204 });
+
 /** One request as the ledger sees it. */
 export interface LedgerEntry {
   resultId: string;
