@@ -49,10 +49,7 @@ export class BenchSystem {
   /** Starts the services and creates the workspace and token the benchmark works with. */
   async start(): Promise<void> {
     await this.stack.startAll();
-    const admin = new ApiClient(this.stack.url('manifest-api'), this.stack.adminToken);
-    const ws = await admin.call('POST', '/workspaces', { name: 'bench' });
-    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'bench' });
-    this.workspaceApi = new ApiClient(this.stack.url('manifest-api'), token);
+    this.workspaceApi = (await this.stack.newWorkspace('bench')).api;
   }
 
   get api(): ApiClient {

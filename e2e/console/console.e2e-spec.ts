@@ -47,13 +47,9 @@ describe('the web console', () => {
     stack = new Stack(db.url, prefix, { ATTEMPT_TIMEOUT_MS: '3000', KAFKA_SESSION_TIMEOUT_MS: '6000' });
     // Retries by hand go straight to the dispatcher; the scheduler and the notifier play no part here.
     for (const service of ['manifest-api', 'payload-builder', 'dispatcher'] as const) await stack.start(service);
-    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
-    const ws = await admin.call('POST', '/workspaces', { name: 'Newsroom' });
-    ({ token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'console' }));
-    api = new ApiClient(stack.url('manifest-api'), token);
-    const other = await admin.call('POST', '/workspaces', { name: 'Other newsroom' });
-    const otherToken = (await admin.call<{ token: string }>('POST', `/workspaces/${other['id']}/tokens`, { name: 'theirs' })).token;
-    foreignGoalId = (await new ApiClient(stack.url('manifest-api'), otherToken).call('POST', '/goals', { name: 'Their goal', sourceLang: 'en' }))['id'];
+    ({ token, api } = await stack.newWorkspace('Newsroom'));
+    const other = (await stack.newWorkspace('Other newsroom')).api;
+    foreignGoalId = (await other.call('POST', '/goals', { name: 'Their goal', sourceLang: 'en' }))['id'];
     browser = await chromium.launch({
       executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
       headless: true,

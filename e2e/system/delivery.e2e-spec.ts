@@ -42,10 +42,7 @@ describe('the whole system', () => {
       RETRY_DELAYS_MS: '1500,3000', RETRY_POLL_MS: '100', ATTEMPT_TIMEOUT_MS: '3000', KAFKA_SESSION_TIMEOUT_MS: '6000',
     });
     await stack.startAll();
-    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
-    const ws = await admin.call('POST', '/workspaces', { name: 'System test' });
-    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'ci' });
-    api = new ApiClient(stack.url('manifest-api'), token);
+    ({ api } = await stack.newWorkspace('System test'));
   });
 
   afterAll(async () => {

@@ -48,10 +48,7 @@ describe('tracing across the whole system', () => {
       RETRY_DELAYS_MS: '1000,2000', RETRY_POLL_MS: '100', ATTEMPT_TIMEOUT_MS: '3000', KAFKA_SESSION_TIMEOUT_MS: '6000',
     });
     await stack.startAll();
-    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
-    const ws = await admin.call('POST', '/workspaces', { name: 'Tracing test' });
-    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'ci' });
-    api = new ApiClient(stack.url('manifest-api'), token);
+    ({ api } = await stack.newWorkspace('Tracing test'));
   });
 
   afterAll(async () => {

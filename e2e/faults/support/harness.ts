@@ -63,10 +63,7 @@ export class FaultHarness {
       KAFKA_SESSION_TIMEOUT_MS: '6000', ...extraEnv,
     });
     await stack.startAll();
-    const admin = new ApiClient(stack.url('manifest-api'), stack.adminToken);
-    const ws = await admin.call('POST', '/workspaces', { name: 'Fault suite' });
-    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'faults' });
-    return new FaultHarness(stack, new ApiClient(stack.url('manifest-api'), token), db);
+    return new FaultHarness(stack, (await stack.newWorkspace('Fault suite')).api, db);
   }
 
   get prefix(): string {

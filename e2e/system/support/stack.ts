@@ -4,6 +4,7 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { REPO_ROOT, waitFor } from '@owd/testing';
+import { ApiClient } from './api-client';
 
 export const SERVICES = ['manifest-api', 'payload-builder', 'dispatcher', 'retry-scheduler', 'notifier'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -94,6 +95,14 @@ export class Stack {
     const exited = new Promise((res) => proc.once('exit', res));
     proc.kill(signal);
     await exited;
+  }
+
+  /** A new workspace with one API token, made over the admin API of the running manifest-api. */
+  async newWorkspace(name: string): Promise<{ workspaceId: string; token: string; api: ApiClient }> {
+    const admin = new ApiClient(this.url('manifest-api'), this.adminToken);
+    const ws = await admin.call('POST', '/workspaces', { name });
+    const { token } = await admin.call<{ token: string }>('POST', `/workspaces/${ws['id']}/tokens`, { name: 'ci' });
+    return { workspaceId: String(ws['id']), token, api: new ApiClient(this.url('manifest-api'), token) };
   }
 
   async stopAll(): Promise<void> {
