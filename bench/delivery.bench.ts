@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
-import { latencies, ProcessMeter, perUnit } from './support/measure';
+import { DatabaseMeter, latencies, ProcessMeter, perUnit } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -57,6 +57,8 @@ async function main(): Promise<void> {
 
     const meter = new ProcessMeter(system.pids());
     meter.start();
+    const database = new DatabaseMeter(system.metricsUrls());
+    await database.start();
     const accepted = new Map<string, number>();
     const started = Date.now();
     let next = 0;
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
     const lastAnswered = [...ids].sort((a, b) => (answered.get(b) as number) - (answered.get(a) as number)).slice(0, 10);
     await readUntil(system.api, lastAnswered, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
     const cpu = meter.cpu();
+    const databasePerDelivery = await database.perUnit(RESULTS);
     // A delivery counts once it is recorded: every result must read "delivered" through the API.
     const { reads, allSettled } = await readUntil(system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
     const peakRssMb = meter.stop();
@@ -99,6 +102,7 @@ async function main(): Promise<void> {
         ratioToRaw: Number((deliveredPerSecond / rawPerSecond).toFixed(3)),
         latencyMs: latencies(ids, accepted, { atReceiver: answered, onKafka: system.deliveredOnKafka(), recorded: recordedAt }),
         cpuMsPerDelivery: perUnit(cpu, RESULTS),
+        databasePerDelivery,
         peakRssMb,
       },
     };
@@ -113,7 +117,10 @@ async function main(): Promise<void> {
     console.log(`API intake reached ${steady.submittedPerSecond}/s; the API lists ${count.listed} results, ${count.delivered} of them delivered`);
     console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt readable on Kafka; the API recording it');
     console.table(steady.latencyMs);
-    console.table(Object.fromEntries(SERVICES.map((s) => [s, { 'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'peak RSS MB': steady.peakRssMb[s] }])));
+    console.table(Object.fromEntries(SERVICES.map((s) => [s, {
+      'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'SQL statements / delivery': steady.databasePerDelivery[s].statements,
+      'commits / delivery': steady.databasePerDelivery[s].commits, 'peak RSS MB': steady.peakRssMb[s],
+    }])));
     console.log(conditions(host));
     writeResult('steady', report);
   } finally {

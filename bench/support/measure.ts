@@ -89,3 +89,43 @@ export function latencies<K extends string>(
   }
   return out;
 }
+
+/** Reads a counter's value (summed over its labels) from Prometheus text. */
+function counterValue(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+const DB_COUNTERS = { statements: 'owd_db_statements_total', commits: 'owd_db_commits_total' } as const;
+type DbCounts = Record<keyof typeof DB_COUNTERS, number>;
+
+/** Statements (round trips) and commits each service sent to PostgreSQL over a window, from its /metrics. */
+export class DatabaseMeter {
+  private atStart = new Map<string, DbCounts>();
+
+  constructor(private readonly metricsUrls: Readonly<Record<string, string>>) {}
+
+  private async read(url: string): Promise<DbCounts> {
+    const text = await (await fetch(url)).text();
+    return { statements: counterValue(text, DB_COUNTERS.statements), commits: counterValue(text, DB_COUNTERS.commits) };
+  }
+
+  async start(): Promise<void> {
+    for (const [name, url] of Object.entries(this.metricsUrls)) this.atStart.set(name, await this.read(url));
+  }
+
+  /** Per service, statements and commits since start() divided by `units`, one decimal. */
+  async perUnit(units: number): Promise<Record<string, DbCounts>> {
+    const out: Record<string, DbCounts> = {};
+    for (const [name, url] of Object.entries(this.metricsUrls)) {
+      const now = await this.read(url);
+      const start = this.atStart.get(name) ?? { statements: 0, commits: 0 };
+      const per = (k: keyof DbCounts) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
+      out[name] = { statements: per('statements'), commits: per('commits') };
+    }
+    return out;
+  }
+}

@@ -97,6 +97,11 @@ export class BenchSystem {
     return Object.fromEntries(SERVICES.map((s) => [s, this.stack.pid(s) as number])) as Record<ServiceName, number>;
   }
 
+  /** The /metrics address of each of the five services (database round trips and commits). */
+  metricsUrls(): Record<ServiceName, string> {
+    return Object.fromEntries(SERVICES.map((s) => [s, `${this.stack.url(s)}/metrics`])) as Record<ServiceName, string>;
+  }
+
   /** Stops the services and drops the database. */
   async close(): Promise<void> {
     await this.attemptsReader?.stop();

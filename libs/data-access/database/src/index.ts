@@ -4,3 +4,4 @@ export * from './lib/migration-check.service';
 export * from './lib/database.module';
 export * from './lib/unavailable';
 export * from './lib/after-commit';
+export * from './lib/statement-metrics';

@@ -1,5 +1,6 @@
 import type { MixedList, EntitySchema } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { StatementMetricsSubscriber } from './statement-metrics';
 
 type Constructor = new (...args: never[]) => unknown;
 
@@ -21,6 +22,7 @@ export function dataSourceOptions(url: string, options: ServiceDatabaseOptions):
     entities: options.entities ?? [],
     migrations: options.migrations,
     migrationsTableName: 'migrations',
+    subscribers: [StatementMetricsSubscriber],
     // Schema changes only ever go through migrations.
     synchronize: false,
     migrationsRun: false,
