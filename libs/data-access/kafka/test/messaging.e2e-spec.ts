@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
+import { OutboxRelay, toMessage, TopicNamer, type EventProducer, type OutgoingMessage } from '../src';
 import { createTestDatabase, createTestTopics, REPO_ROOT, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
@@ -145,6 +146,34 @@ describe('event plumbing on a real broker and database', () => {
     await consumer.stop();
   });
 
+  it('has one effect for copies of an event (in one chunk and in a later one), and forgets event ids past the retention', async () => {
+    const group = `svc_b.copies.${randomUUID()}`;
+    const forgotten = randomUUID();
+    await b.dataSource.query(`INSERT INTO svc_b.processed_events (consumer, event_id, processed_at) VALUES ($1, $2, now() - interval '25 hours')`, [group, forgotten]);
+    const event = retryDue();
+    const envelope = await a.producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
+    const copy = toMessage(new TopicNamer(prefix), DeliveryRetryDue, envelope);
+    await a.producer.sendMessages([copy, copy]);
+    const handled: string[] = [];
+    const record = recordEffect('svc_b', group);
+    await b.consumer(group, async (env, m) => {
+      // The group reads the topic from its beginning: only this test's events count.
+      if ((env.payload as DeliveryRetryDuePayload).deliveryId === event.deliveryId) handled.push(env.eventId);
+      await record(env, m);
+    }).start();
+    // A later copy, then a new event of the same key (same partition): once it is handled, every copy was seen.
+    await waitFor(() => handled.length === 1, { what: 'the first copy' });
+    await a.producer.sendMessages([copy]);
+    const last = await a.producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
+    await waitFor(() => handled.includes(last.eventId), { what: 'the event after the copies' });
+
+    expect(handled).toEqual([envelope.eventId, last.eventId]);
+    await waitFor(async () => {
+      const rows: { event_id: string }[] = await b.dataSource.query(`SELECT event_id FROM svc_b.processed_events WHERE consumer = $1`, [group]);
+      return !rows.some((r) => r.event_id === forgotten);
+    }, { what: 'the id past the retention purged' });
+  });
+
   it('publishes outbox rows whose transactions committed out of id order', async () => {
     const group = 'svc_b.order';
     await b.consumer(group, recordEffect('svc_b', group)).start();
@@ -164,6 +193,34 @@ describe('event plumbing on a real broker and database', () => {
     expect(await a.relay.relayOnce()).toBe(1);
 
     await waitFor(async () => (await effects(b, group, early.deliveryId)) === 1 && (await effects(b, group, late.deliveryId)) === 1, { what: 'both events' });
+  });
+
+  it('holds no transaction open while a batch is on its way to Kafka, and a second relay of the schema waits for the first', async () => {
+    const event = retryDue();
+    await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, event, { correlationId: event.resultId }));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let sending!: () => void;
+    const sendStarted = new Promise<void>((r) => (sending = r));
+    // The real producer, held at the gate: the broker acknowledges only once the test has looked at the database.
+    const held = { sendMessages: async (messages: readonly OutgoingMessage[]) => {
+      sending();
+      await gate;
+      await a.producer.sendMessages(messages);
+    } } as unknown as EventProducer;
+    const first = new OutboxRelay(a.dataSource, held, { schema: 'svc_a' });
+    const second = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a' });
+
+    const round = first.relayOnce();
+    await sendStarted;
+    const open: { n: number }[] = await a.dataSource.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+    expect(open[0].n).toBe(0);
+    expect(await second.relayOnce()).toBe(0);
+    release();
+    expect(await round).toBe(1);
+    const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
+    expect(n).toBe(0);
   });
 
   it('reports the outbox backlog and the age of its oldest row, also for rows no relay round has touched', async () => {

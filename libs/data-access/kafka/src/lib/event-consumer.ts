@@ -10,6 +10,12 @@ import { eventAttributes, withConsumerSpan } from './trace-context';
 
 /** Most messages of one partition handled in one database transaction. */
 const CHUNK_SIZE = 100;
+/**
+ * How long a consumed event id is remembered. A copy arrives within seconds to minutes (a redelivery before the
+ * offset commit, a relay that published and died before marking its rows); a day is far beyond either.
+ */
+const PROCESSED_RETAIN_MS = 24 * 3_600_000;
+const PURGE_EVERY_MS = 60_000;
 
 /** Kafka headers as strings; a repeated header keeps its first value. */
 function textHeaders(headers: IHeaders | undefined): Record<string, string> {
@@ -34,6 +40,8 @@ export interface ConsumerSpec {
   fromBeginning?: boolean;
   /** How long the group waits for a silent member before handing its partitions to another. */
   sessionTimeoutMs?: number;
+  /** How long handled event ids are kept to recognise copies (default a day). */
+  processedRetentionMs?: number;
 }
 
 /**
@@ -50,6 +58,7 @@ export class EventConsumer {
   private readonly definitions: Map<string, EventDefinition>;
   private readonly handled: Set<string>;
   private readonly lag: ConsumerLag;
+  private lastPurge = 0;
 
   constructor(
     private readonly kafka: Kafka,
@@ -148,6 +157,18 @@ export class EventConsumer {
       }
       await commit(chunk[chunk.length - 1]);
     }
+    await this.maybePurge();
+  }
+
+  /** Forgets event ids older than the retention: the table stays bounded by it, not by every event ever consumed. */
+  private async maybePurge(): Promise<void> {
+    if (Date.now() - this.lastPurge < PURGE_EVERY_MS) return;
+    this.lastPurge = Date.now();
+    const retainSeconds = (this.spec.processedRetentionMs ?? PROCESSED_RETAIN_MS) / 1000;
+    await this.dataSource.query(
+      `DELETE FROM "${this.schema}".processed_events WHERE consumer = $1 AND processed_at < now() - make_interval(secs => $2)`,
+      [this.spec.groupId, retainSeconds],
+    ).catch((err: Error) => this.logger.warn({ msg: 'processed events could not be purged', group: this.spec.groupId, err: err.message }));
   }
 
   /**
@@ -160,27 +181,31 @@ export class EventConsumer {
     const counted: { type: string; result: string }[] = [];
     const invalid: { message: KafkaMessage; reason: string }[] = [];
     const parsed = messages.map((message) => ({ message, parsed: parseEnvelope(message.value, this.definitions) }));
-    const handled = parsed.filter((p) => p.parsed.ok && this.handled.has(`${p.parsed.envelope.type}@${p.parsed.envelope.schemaVersion}`));
+    const handledIds = parsed.flatMap(({ parsed: p }) => (p.ok && this.handles(p.envelope) ? [p.envelope.eventId] : []));
     const run = async (manager?: EntityManager): Promise<void> => {
+      // One statement records the chunk's event ids; the ones recorded before are duplicates (no second effect).
+      const fresh = manager ? await this.recordFresh(manager, handledIds) : new Set<string>();
       for (const { message, parsed: result } of parsed) {
         await withConsumerSpan(topic, partition, message, async (span) => {
           if (!result.ok) {
             invalid.push({ message, reason: result.reason });
             span.setAttribute('owd.consume.result', 'dead_lettered');
-          } else if (!manager || !this.handled.has(`${result.envelope.type}@${result.envelope.schemaVersion}`)) {
+          } else if (!manager || !this.handles(result.envelope)) {
             counted.push({ type: result.envelope.type, result: 'ignored' });
             span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
           } else {
             span.setAttributes(eventAttributes(result.envelope));
-            const fresh = await this.handleOne(logical, manager, result.envelope, result.definition);
-            counted.push({ type: result.envelope.type, result: fresh ? 'processed' : 'duplicate' });
-            span.setAttribute('owd.consume.result', fresh ? 'processed' : 'duplicate');
+            // delete(): an id twice in one chunk has its effect once.
+            const isFresh = fresh.delete(result.envelope.eventId.toLowerCase());
+            if (isFresh) await this.handleOne(logical, manager, result.envelope, result.definition);
+            counted.push({ type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
+            span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
           }
         });
       }
     };
     // A chunk of messages this consumer only skips or parks needs no transaction.
-    await (handled.length > 0 ? this.dataSource.transaction((manager) => run(manager)) : run());
+    await (handledIds.length > 0 ? this.dataSource.transaction((manager) => run(manager)) : run());
     for (const { message, reason } of invalid) {
       await this.deadLetter(logical, partition, message, reason);
       messagingMetrics.consumed.inc({ topic: logical, type: 'invalid', result: 'dead_lettered' });
@@ -188,17 +213,24 @@ export class EventConsumer {
     for (const c of counted) messagingMetrics.consumed.inc({ topic: logical, ...c });
   }
 
-  /** Records the event id (false when it was handled before: no second effect) and runs the handler. */
-  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope, definition: EventDefinition): Promise<boolean> {
-    const stop = messagingMetrics.handlerSeconds.startTimer({ topic });
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO "${this.schema}".processed_events (consumer, event_id) VALUES ($1, $2)
-       ON CONFLICT DO NOTHING RETURNING event_id`,
-      [this.spec.groupId, envelope.eventId],
+  private handles(envelope: EventEnvelope): boolean {
+    return this.handled.has(`${envelope.type}@${envelope.schemaVersion}`);
+  }
+
+  /** Records the event ids in the chunk's transaction; returns those not recorded before. */
+  private async recordFresh(manager: EntityManager, eventIds: string[]): Promise<Set<string>> {
+    const rows: { event_id: string }[] = await manager.query(
+      `INSERT INTO "${this.schema}".processed_events (consumer, event_id)
+       SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id`,
+      [this.spec.groupId, eventIds],
     );
-    if (inserted.length > 0) await this.spec.handle(envelope, manager, definition);
+    return new Set(rows.map((r) => r.event_id));
+  }
+
+  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope, definition: EventDefinition): Promise<void> {
+    const stop = messagingMetrics.handlerSeconds.startTimer({ topic });
+    await this.spec.handle(envelope, manager, definition);
     stop();
-    return inserted.length > 0;
   }
 
   /** Parks the message as it came (key, value and headers, trace context included) with the reason. */
