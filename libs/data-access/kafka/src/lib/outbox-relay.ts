@@ -5,6 +5,7 @@ import { messagingMetrics } from './metrics';
 import { WakeableSleep } from './wakeable-sleep';
 
 const MEASURE_EVERY_MS = 5_000;
+const LOCK_BUSY_RETRY_MS = 50;
 
 interface OutboxRow {
   id: string;
@@ -17,7 +18,7 @@ interface OutboxRow {
 export interface OutboxRelayOptions {
   schema: string;
   batchSize?: number;
-  /** Poll interval when idle; writes in this process wake the relay at once. */
+  /** Poll interval when idle (rows a crashed process left); writes in this process wake the relay at once. */
   idleMs?: number;
   /** How long published rows are kept (for inspection) before they are purged. */
   retainMs?: number;
@@ -25,9 +26,9 @@ export interface OutboxRelayOptions {
 
 /**
  * Publishes outbox rows in id order and marks them published only after the broker acknowledged.
- * Rows are claimed with FOR UPDATE SKIP LOCKED inside a transaction that also holds an advisory lock
- * per schema, so two replicas never publish the same service's rows concurrently (order per key holds).
- * A row whose transaction commits late (lower id, visible later) is simply picked up by a later round.
+ * A round holds an advisory lock per schema, so two replicas never publish the same service's rows
+ * concurrently (order per key holds). A row whose transaction commits late (lower id, visible later)
+ * is simply picked up by a later round.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -36,6 +37,8 @@ export class OutboxRelay {
   private readonly idle = new WakeableSleep();
   private lastPurge = 0;
   private lastMeasure = 0;
+  /** Another replica held the lock in the last round: its batch may not include the rows this one was woken for. */
+  private lockBusy = false;
 
   constructor(private readonly dataSource: DataSource, private readonly producer: EventProducer, private readonly options: OutboxRelayOptions) {}
 
@@ -55,7 +58,7 @@ export class OutboxRelay {
   kick = (): void => this.idle.wake();
 
   private async run(): Promise<void> {
-    const idleMs = this.options.idleMs ?? 200;
+    const idleMs = this.options.idleMs ?? 1_000;
     while (this.running) {
       await this.maybeMeasureBacklog();
       let published = 0;
@@ -68,27 +71,43 @@ export class OutboxRelay {
         await this.idle.sleep(1000);
         continue;
       }
-      if (published === 0 && this.running) await this.idle.sleep(idleMs);
+      if (published === 0 && this.running) await this.idle.sleep(this.lockBusy ? LOCK_BUSY_RETRY_MS : idleMs);
+      this.lockBusy = false;
     }
   }
 
-  /** One claimed batch: returns how many rows were published. */
+  /**
+   * One batch: returns how many rows were published. The advisory lock is a session lock on one connection,
+   * held while the batch is read, sent and marked, and no transaction stays open across the Kafka send.
+   * If the process dies mid-batch, the connection and the lock go with it, the rows stay unmarked and the
+   * next holder sends them again (a copy consumers recognise by its event id).
+   */
   async relayOnce(): Promise<number> {
     const { schema } = this.options;
-    return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked`, [`${schema}.outbox`]);
-      if (!locked) return 0;
-      const rows: OutboxRow[] = await manager.query(
-        `SELECT id, topic, message_key, value, headers FROM "${schema}".outbox
-          WHERE published_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize ?? 500],
-      );
-      if (rows.length === 0) return 0;
-      await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers })));
-      await manager.query(`UPDATE "${schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
-      for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic });
-      return rows.length;
-    });
+    const lockKey = `${schema}.outbox`;
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const [{ locked }] = await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [lockKey]);
+      if (!locked) {
+        this.lockBusy = true;
+        return 0;
+      }
+      try {
+        const rows: OutboxRow[] = await runner.query(
+          `SELECT id, topic, message_key, value, headers FROM "${schema}".outbox WHERE published_at IS NULL ORDER BY id LIMIT $1`,
+          [this.options.batchSize ?? 500],
+        );
+        if (rows.length === 0) return 0;
+        await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers })));
+        await runner.query(`UPDATE "${schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+        for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic });
+        return rows.length;
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [lockKey]);
+      }
+    } finally {
+      await runner.release();
+    }
   }
 
   private async maybePurge(): Promise<void> {
