@@ -163,7 +163,7 @@ function balance(count: StateCount, submitted: number) {
   return { submitted, ...count, balanced };
 }
 
-/** Every retry's gap (attempt n + 1 started minus attempt n started) against RETRY_DELAYS_MS[n - 1]. */
+/** Every retry's gap (attempt n + 1 started minus attempt n ended) against RETRY_DELAYS_MS[n - 1]. */
 function retryTiming(reads: Iterable<ResultRead>) {
   const deviations: number[][] = RETRY_DELAYS_MS.map(() => []);
   const violations: string[] = [];
@@ -175,7 +175,7 @@ function retryTiming(reads: Iterable<ResultRead>) {
       if (before.outcome !== 'retriable') violations.push(`${read.id}: attempt ${after.attempt} after a ${before.outcome} attempt`);
       const delay = RETRY_DELAYS_MS[before.attempt - 1];
       if (delay === undefined) continue;
-      const deviation = Date.parse(after.attemptedAt) - Date.parse(before.attemptedAt) - delay;
+      const deviation = Date.parse(after.attemptedAt) - Date.parse(before.endedAt) - delay;
       if (deviation < -EARLY_TOLERANCE_MS) violations.push(`${read.id}: attempt ${after.attempt} ${-deviation} ms before its due time`);
       deviations[before.attempt - 1].push(deviation);
     }
@@ -360,7 +360,7 @@ function print(r: Report, targets: Record<string, boolean>): void {
   }])));
   console.log(`timed-out attempts lasted ${r.attempts.timeoutDurationMs?.p50 ?? '-'} ms (p50), ${r.attempts.timeoutDurationMs?.max ?? '-'} ms (max); `
     + `silent goal: ${r.silentGoal.failedAfterThreeAttempts} of ${r.silentGoal.results} results failed after ${MAX_ATTEMPTS} attempts`);
-  console.log('retry gaps (attempt n + 1 started − attempt n started) minus RETRY_DELAYS_MS');
+  console.log('retry gaps (attempt n + 1 started − attempt n ended) minus RETRY_DELAYS_MS');
   console.table(r.retries);
   console.log(`submitted = delivered + failed + pending (from the API's result states)${r.balance.drainedAtReceivers ? '' : '; the receivers did not drain in time'}`);
   console.table(Object.fromEntries((['atArrivalEnd', 'final'] as const).map((k) => {

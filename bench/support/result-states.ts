@@ -9,6 +9,7 @@ export interface AttemptRead {
   errorMessage: string | null;
   durationMs: number;
   attemptedAt: string;
+  endedAt: string;
   nextAttemptAt: string | null;
   final: boolean;
 }

@@ -13,6 +13,18 @@ async function receiverFailingFirst(status: number): Promise<TestReceiver> {
   return receiver;
 }
 
+/** A receiver that holds its first request until the dispatcher gives up (the timeout), then answers 204. */
+async function receiverHoldingFirst(): Promise<TestReceiver & { firstClosedAt?: number }> {
+  const receiver: TestReceiver & { firstClosedAt?: number } = await startReceiver((_req, res) => {
+    if (receiver.requests.length > 1) res.writeHead(204).end();
+    else res.on('close', () => (receiver.firstClosedAt = Date.now()));
+  });
+  return receiver;
+}
+
+/** A receiver field as a capability report (§2.4) names it. */
+const field = (key: string, required: boolean, type: 'text' | 'bool' = 'text') => ({ key, label: key, type, required, multiple: false });
+
 function bodyOf(receiver: TestReceiver, index: number): Json {
   return JSON.parse(receiver.requests[index].body.toString('utf8')) as Json;
 }
@@ -108,6 +120,46 @@ describe('the whole system', () => {
     expect(second.body.equals(first.body)).toBe(true);
     expect(second.at - first.at).toBeGreaterThanOrEqual(1400);
     expect(verify(SECRET, second.headers, second.body)).toEqual({ ok: true });
+  });
+
+  it('makes attempt 2 a full RETRY_DELAYS_MS after a timed-out attempt 1 ended, not after it started', async () => {
+    const receiver = await receiverHoldingFirst();
+    const goalId = await productionGoal(receiver);
+    const resultId = await submitApproved(goalId, 'Receiver that holds the request');
+
+    const done = await finalState(resultId);
+    expect(done['attempts'].map((a: Json) => [a['attempt'], a['errorClass']])).toEqual([[1, 'timeout'], [2, null]]);
+    const [first, second] = done['attempts'] as Json[];
+    expect(Date.parse(first['endedAt']) - Date.parse(first['attemptedAt'])).toBeGreaterThanOrEqual(3000);
+    expect(Date.parse(first['nextAttemptAt']) - Date.parse(first['endedAt'])).toBe(1500);
+    expect(Date.parse(second['attemptedAt'])).toBeGreaterThanOrEqual(Date.parse(first['nextAttemptAt']));
+    // As the receiver saw it: the dispatcher hung up on request 1 at its timeout, and waited the delay from there.
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1].at - (receiver.firstClosedAt as number)).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('sends fields only for a receiver that reported a required field, and then only the values someone set', async () => {
+    const receiver = await startReceiver();
+    const goalId = await productionGoal(receiver);
+    const report = (fields: Json[]) => api.call('PUT', `/goals/${goalId}/target-manifest`, { source: 'receiver', fields });
+    await report([field('desk', true), field('byline', false), field('featured', false, 'bool')]);
+    const first = await api.call('POST', `/goals/${goalId}/results`, article('Required desk'));
+    await waitFor(async () => (await api.call('GET', `/results/${first['id']}`))['state']['status'] === 'needs_approval',
+      { what: 'needs approval: desk is required and empty', timeoutMs: 30_000 });
+    await api.call('PUT', `/results/${first['id']}/fields`, { values: { desk: 'Economy', featured: false } });
+    await waitFor(async () => (await api.call('GET', `/results/${first['id']}`))['state']['status'] === 'awaiting_approval',
+      { what: 'awaiting approval', timeoutMs: 30_000 });
+    await api.call('POST', `/results/${first['id']}/approve`, {});
+    expect((await finalState(first['id']))['state']['status']).toBe('delivered');
+    expect(bodyOf(receiver, 0)['fields']).toEqual({ desk: 'Economy', featured: false });
+
+    // The receiver now reports desk as optional: no required field, so no fields key (spec §2.3), not {"desk": null}.
+    await report([field('desk', false)]);
+    // Sendable only once the builder holds the new report (under the old one desk is required and empty).
+    const second = await submitApproved(goalId, 'Optional desk');
+    expect((await finalState(second))['state']['status']).toBe('delivered');
+    expect(bodyOf(receiver, 1)).toMatchObject({ result_id: second });
+    expect(bodyOf(receiver, 1)).not.toHaveProperty('fields');
   });
 
   it('loses nothing when the dispatcher is killed with SIGKILL mid-stream, and never sends two bodies under one X-SH-Delivery', async () => {

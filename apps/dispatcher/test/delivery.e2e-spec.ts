@@ -85,7 +85,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(a).toEqual({
       deliveryId: d.deliveryId, resultId: d.resultId, goalId, revision: 4, attempt: 1, targetHost: `127.0.0.1:${r.port}`,
       status: 200, durationMs: expect.any(Number), outcome: 'delivered', errorClass: null, errorMessage: null,
-      attemptedAt: expect.any(String), nextAttemptAt: null, conflictRevision: null, final: true,
+      attemptedAt: expect.any(String), endedAt: expect.any(String), nextAttemptAt: null, conflictRevision: null, final: true,
     });
     expect(r.requests).toHaveLength(1);
     expect(r.requests[0].path).toBe('/hooks/in?token=abc');
@@ -102,12 +102,12 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
 
     const a1 = await h.waitForAttempt(d.deliveryId, 1);
     expect(a1).toMatchObject({ outcome: 'retriable', errorClass: 'server_error', status: 500, final: false });
-    expect(Date.parse(a1.nextAttemptAt as string) - Date.parse(a1.attemptedAt)).toBe(200);
+    expect(Date.parse(a1.nextAttemptAt as string) - Date.parse(a1.endedAt as string)).toBe(200);
 
     await h.emit(DeliveryRetryDue, { deliveryId: d.deliveryId, resultId: d.resultId, attempt: 2, dueAt: a1.nextAttemptAt as string });
     const a2 = await h.waitForAttempt(d.deliveryId, 2);
     expect(a2).toMatchObject({ attempt: 2, outcome: 'retriable', final: false });
-    expect(Date.parse(a2.nextAttemptAt as string) - Date.parse(a2.attemptedAt)).toBe(400);
+    expect(Date.parse(a2.nextAttemptAt as string) - Date.parse(a2.endedAt as string)).toBe(400);
     expect(r.requests).toHaveLength(2);
     for (const req of r.requests) expectDeliveryHeaders(req, d, SECRET);
     expect(r.requests[1].body.equals(r.requests[0].body)).toBe(true);
@@ -127,6 +127,28 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'delivered', series: 2, last_attempt: 1 });
     const { rows } = await h.db.query(`SELECT series, attempt FROM dispatcher.attempts WHERE delivery_id = $1 ORDER BY series, attempt`, [d.deliveryId]);
     expect(rows).toEqual([{ series: 1, attempt: 1 }, { series: 1, attempt: 2 }, { series: 1, attempt: 3 }, { series: 2, attempt: 1 }]);
+  });
+
+  it('counts each retry delay from the end of a timed-out attempt, not from its start', async () => {
+    const held = await receiver(() => undefined);
+    const goalId = await h.goal({ url: `${held.url}/in` });
+    const d = await h.request(goalId);
+
+    const a1 = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a1).toMatchObject({ outcome: 'retriable', errorClass: 'timeout', final: false });
+    expect(a1.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+    expect(Date.parse(a1.endedAt as string)).toBeGreaterThanOrEqual(finishedAt(a1));
+    expect(Date.parse(a1.nextAttemptAt as string) - Date.parse(a1.endedAt as string)).toBe(200);
+
+    await h.emit(DeliveryRetryDue, { deliveryId: d.deliveryId, resultId: d.resultId, attempt: 2, dueAt: a1.nextAttemptAt as string });
+    const a2 = await h.waitForAttempt(d.deliveryId, 2);
+    expect(a2).toMatchObject({ outcome: 'retriable', errorClass: 'timeout', final: false });
+    expect(Date.parse(a2.nextAttemptAt as string) - Date.parse(a2.endedAt as string)).toBe(400);
+    // The receiver held each request for the whole timeout; the next attempt is due a full delay after that.
+    for (const [a, delay] of [[a1, 200], [a2, 400]] as const) {
+      expect(Date.parse(a.nextAttemptAt as string) - finishedAt(a)).toBeGreaterThanOrEqual(delay);
+    }
+    expect(held.requests).toHaveLength(2);
   });
 
   it('fails a 404 permanently, sends no secret headers without a secret, and ignores a stale retry timer', async () => {

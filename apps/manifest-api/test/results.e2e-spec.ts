@@ -120,14 +120,18 @@ describe('manifest-api results', () => {
     await producer.emit(DeliveryRequested, { deliveryId, resultId, goalId, revision: 1, bodyBase64: 'e30=', bodySha256: 'a'.repeat(64), executedAt: '2026-11-21T10:00:00.000Z', reason: 'first' }, { correlationId: resultId });
     expect((await until('delivering')).body.state.deliveryId).toBe(deliveryId);
 
-    await producer.emit(DeliveryAttempted, attempt(1, {}), { correlationId: resultId });
+    const endedAt = new Date(Date.now() + 30_000).toISOString();
+    await producer.emit(DeliveryAttempted, attempt(1, { endedAt }), { correlationId: resultId });
     expect((await until('retry_scheduled')).body.state.lastError).toMatchObject({ status: 503, outcome: 'retriable' });
     await producer.emit(DeliveryAttempted, attempt(2, {}), { correlationId: resultId });
     await producer.emit(DeliveryAttempted, attempt(3, { status: null, errorClass: 'timeout', errorMessage: 'no answer within 30 s', nextAttemptAt: null, final: true }), { correlationId: resultId });
     const failed = await until('failed');
     expect(failed.body.state.lastError).toMatchObject({ status: null, errorClass: 'timeout', errorMessage: 'no answer within 30 s' });
     expect(failed.body.attempts.map((a: { attempt: number; outcome: string; final: boolean }) => [a.attempt, a.outcome, a.final])).toEqual([[1, 'retriable', false], [2, 'retriable', false], [3, 'retriable', true]]);
-    expect(failed.body.attempts[0]).toMatchObject({ deliveryId, revision: 1, status: 503, durationMs: 120, errorClass: 'http_status', targetHost: 'cms.example.com' });
+    expect(failed.body.attempts[0]).toMatchObject({ deliveryId, revision: 1, status: 503, durationMs: 120, errorClass: 'http_status', targetHost: 'cms.example.com', endedAt });
+    // An event written before endedAt existed: its start plus the request's duration.
+    const [, second] = failed.body.attempts as { attemptedAt: string; endedAt: string }[];
+    expect(Date.parse(second.endedAt) - Date.parse(second.attemptedAt)).toBe(120);
 
     const retry = await t.request('POST', `/api/results/${resultId}/retry`, { token });
     expect(retry.status).toBe(202);

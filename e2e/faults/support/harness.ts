@@ -30,7 +30,7 @@ export interface LedgerSummary {
   twoBodies: number;
   /** Recorded attempts numbered beyond 3. */
   beyondThird: number;
-  /** Attempts made earlier than RETRY_DELAYS_MS after the attempt before. */
+  /** Attempts made earlier than RETRY_DELAYS_MS after the end of the attempt before (spec §3: "after the failure"). */
   early: number;
   /** Requests for results nobody submitted in this case. */
   unknown: number;
@@ -183,7 +183,7 @@ function readLedger(caseName: string, ids: readonly string[], views: Map<string,
     for (let k = 1; k < attempts.length; k++) {
       const [prev, next] = [attempts[k - 1], attempts[k]];
       if (next['attempt'] !== prev['attempt'] + 1 || prev['deliveryId'] !== next['deliveryId']) continue;
-      const gap = Date.parse(next['attemptedAt']) - Date.parse(prev['attemptedAt']);
+      const gap = Date.parse(next['attemptedAt']) - Date.parse(prev['endedAt']);
       if (gap < RETRY_DELAYS_MS[prev['attempt'] - 1] - EARLY_TOLERANCE_MS) early += 1;
     }
   }

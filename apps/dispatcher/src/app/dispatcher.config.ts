@@ -3,6 +3,7 @@ import {
   ArrayMaxSize, ArrayMinSize, IsInt, IsString, IsUrl, Max, Min, ValidateBy, ValidateIf, type ValidationOptions,
 } from 'class-validator';
 import { parseAllowCidrs } from '@owd/address-guard';
+import { DEFAULT_RETRY_DELAYS_MS } from '@owd/events';
 import { BaseServiceConfig, envInt } from '@owd/platform';
 import { parseEncryptionKey } from '@owd/secret-box';
 
@@ -41,12 +42,12 @@ export class DispatcherConfig extends BaseServiceConfig {
   @Transform(envInt) @IsInt() @Min(100) @Max(300_000)
   ATTEMPT_TIMEOUT_MS = 30_000;
 
-  /** Delay before attempt 2 and before attempt 3, counted from the failed attempt's start. */
+  /** Delay before attempt 2 and before attempt 3, counted from the end of the failed attempt. */
   @Transform(toIntList)
   @ArrayMinSize(2, { message: 'RETRY_DELAYS_MS must list exactly two delays (before attempt 2 and attempt 3)' })
   @ArrayMaxSize(2, { message: 'RETRY_DELAYS_MS must list exactly two delays (before attempt 2 and attempt 3)' })
   @IsInt({ each: true }) @Min(0, { each: true })
-  RETRY_DELAYS_MS: number[] = [60_000, 300_000];
+  RETRY_DELAYS_MS: number[] = [...DEFAULT_RETRY_DELAYS_MS];
 
   /** Attempts in flight in this process, all receivers together. */
   @Transform(envInt) @IsInt() @Min(1) @Max(1024)

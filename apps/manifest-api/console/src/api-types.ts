@@ -131,6 +131,7 @@ export interface Attempt {
   errorClass: string | null;
   errorMessage: string | null;
   attemptedAt: string;
+  endedAt: string;
   nextAttemptAt: string | null;
   final: boolean;
 }

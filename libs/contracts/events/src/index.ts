@@ -10,6 +10,7 @@ export * from './lib/capability-reported/capability-reported.event';
 export * from './lib/delivery-requested/delivery-requested.event';
 export * from './lib/delivery-retry-due/delivery-retry-due.event';
 export * from './lib/delivery-attempted/delivery-attempted.event';
+export * from './lib/delivery-attempted/retry-schedule';
 export * from './lib/result-workflow/result-workflow.events';
 export * from './lib/result-status/result-status.event';
 export * from './lib/registry';

@@ -11,6 +11,7 @@ export * from './lib/input/event-context.input';
 export * from './lib/errors/payload-input.error';
 export * from './lib/errors/second-language-missing.error';
 export * from './lib/errors/required-field-missing.error';
+export { isEmptyFieldValue } from './lib/fields/empty-field-value';
 export { buildPayload } from './lib/build/build-payload';
 export type { BuiltPayload } from './lib/build/build-payload';
 export { serializePayload } from './lib/build/serialize-payload';

@@ -10,6 +10,12 @@ import type { ClaimedWork } from './work-queue.repository';
 
 const S = '"dispatcher"';
 
+/** When an attempt started and ended, by the dispatcher's clock. */
+export interface AttemptTimes {
+  attemptedAt: Date;
+  endedAt: Date;
+}
+
 export interface RecordedAttempt {
   payload: DeliveryAttemptedPayload;
   settlement: Settlement;
@@ -33,7 +39,8 @@ export class AttemptRecorder {
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
   ) {}
 
-  async record(work: ClaimedWork, delivery: StoredDelivery, result: AttemptResult, attemptedAt: Date): Promise<RecordedAttempt | null> {
+  async record(work: ClaimedWork, delivery: StoredDelivery, result: AttemptResult, times: AttemptTimes): Promise<RecordedAttempt | null> {
+    const { attemptedAt, endedAt } = times;
     return this.dataSource.transaction(async (manager) => {
       // TypeORM answers a DELETE … RETURNING with [rows, affected].
       const [owned]: [unknown[], number] = await manager.query(
@@ -41,7 +48,7 @@ export class AttemptRecorder {
         [work.deliveryId, work.claimToken],
       );
       if (owned.length === 0) return null;
-      const settlement = settleAttempt(result.outcome, work.attempt, attemptedAt, this.settings.retryDelaysMs);
+      const settlement = settleAttempt(result.outcome, work.attempt, endedAt, this.settings.retryDelaysMs);
       const payload: DeliveryAttemptedPayload = {
         deliveryId: delivery.deliveryId,
         resultId: delivery.resultId,
@@ -55,6 +62,7 @@ export class AttemptRecorder {
         errorClass: result.errorClass,
         errorMessage: storable(result.errorMessage),
         attemptedAt: attemptedAt.toISOString(),
+        endedAt: endedAt.toISOString(),
         nextAttemptAt: settlement.nextAttemptAt?.toISOString() ?? null,
         conflictRevision: result.conflictRevision,
         final: settlement.final,

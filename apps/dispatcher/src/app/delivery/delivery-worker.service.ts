@@ -128,7 +128,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } else {
       result = await traceAttempt(delivery, work, () => this.sender.send(delivery, goal));
     }
-    const recorded = await this.recorder.record(work, delivery, result, attemptedAt);
+    // Read after the answer, timeout or failure: the retry delay counts from the end of the attempt (spec §3).
+    const recorded = await this.recorder.record(work, delivery, result, { attemptedAt, endedAt: this.clock.now() });
     if (!recorded) {
       this.logger.warn({ msg: 'attempt not recorded: its lease was taken over', deliveryId: work.deliveryId, attempt: work.attempt });
       return;

@@ -1,16 +1,17 @@
 import { settleAttempt } from './retry-policy';
 
+/** The end of the failed attempt: the delays count from here. */
 const at = new Date('2026-11-21T10:00:00.000Z');
 const delays = [60_000, 300_000];
 
 describe('settleAttempt', () => {
-  it('schedules attempt 2 one delay after the start of a retriable attempt 1', () => {
+  it('schedules attempt 2 one delay after the end of a retriable attempt 1', () => {
     expect(settleAttempt('retriable', 1, at, delays)).toEqual({
       final: false, status: 'pending', nextAttemptAt: new Date('2026-11-21T10:01:00.000Z'),
     });
   });
 
-  it('schedules attempt 3 with the second delay', () => {
+  it('schedules attempt 3 the second delay after the end of attempt 2', () => {
     expect(settleAttempt('retriable', 2, at, delays).nextAttemptAt).toEqual(new Date('2026-11-21T10:05:00.000Z'));
   });
 

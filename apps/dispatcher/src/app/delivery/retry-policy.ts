@@ -1,7 +1,5 @@
+import { retryDueAt } from '@owd/events';
 import type { AttemptOutcome } from '@owd/http-delivery';
-
-/** Spec §8: first attempt plus two retries. */
-export const MAX_ATTEMPTS = 3;
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'conflict';
 
@@ -14,10 +12,10 @@ export interface Settlement {
 }
 
 /**
- * What an attempt's outcome means for its delivery: a retriable failure before the last attempt
- * waits `retryDelaysMs[attempt - 1]` from the attempt's start; everything else ends the series.
+ * What an attempt's outcome means for its delivery: a retriable failure before the last attempt is
+ * retried `retryDelaysMs[attempt - 1]` after the attempt ENDED (`retryDueAt`); everything else ends the series.
  */
-export function settleAttempt(outcome: AttemptOutcome, attempt: number, attemptedAt: Date, retryDelaysMs: readonly number[]): Settlement {
+export function settleAttempt(outcome: AttemptOutcome, attempt: number, endedAt: Date, retryDelaysMs: readonly number[]): Settlement {
   switch (outcome) {
     case 'delivered':
       return { final: true, nextAttemptAt: null, status: 'delivered' };
@@ -28,10 +26,8 @@ export function settleAttempt(outcome: AttemptOutcome, attempt: number, attempte
     case 'refused':
       return { final: true, nextAttemptAt: null, status: 'failed' };
     case 'retriable': {
-      if (attempt >= MAX_ATTEMPTS) return { final: true, nextAttemptAt: null, status: 'failed' };
-      const delay = retryDelaysMs[attempt - 1];
-      if (delay === undefined) throw new RangeError(`no retry delay configured for attempt ${attempt + 1}`);
-      return { final: false, nextAttemptAt: new Date(attemptedAt.getTime() + delay), status: 'pending' };
+      const nextAttemptAt = retryDueAt(attempt, endedAt, retryDelaysMs);
+      return nextAttemptAt ? { final: false, nextAttemptAt, status: 'pending' } : { final: true, nextAttemptAt: null, status: 'failed' };
     }
   }
 }

@@ -11,6 +11,11 @@ import { onDeliveryAttempted, onDeliveryRequested, onStatusChanged, type Project
 
 export const RESULT_STATE_GROUP = 'manifest-api.result-state';
 
+/** An event written before `endedAt` existed ended, as far as anyone can tell, when its request did. */
+function endOf(e: DeliveryAttemptedPayload): Date {
+  return e.endedAt ? new Date(e.endedAt) : new Date(Date.parse(e.attemptedAt) + e.durationMs);
+}
+
 const PROJECTION_COLUMNS: (keyof ResultEntity)[] = [
   'id', 'goalId', 'state', 'stateRevision', 'stateReason', 'missingFields', 'deliveryId', 'nextAttemptAt', 'lastError',
 ];
@@ -55,7 +60,7 @@ export class ResultStateProjector {
     await manager.getRepository(DeliveryAttemptEntity).insert({
       resultId: e.resultId, deliveryId: e.deliveryId, revision: e.revision, attempt: e.attempt, targetHost: e.targetHost,
       status: e.status ?? null, durationMs: e.durationMs, outcome: e.outcome, errorClass: e.errorClass ?? null,
-      errorMessage: e.errorMessage ?? null, attemptedAt: new Date(e.attemptedAt),
+      errorMessage: e.errorMessage ?? null, attemptedAt: new Date(e.attemptedAt), endedAt: endOf(e),
       nextAttemptAt: e.nextAttemptAt ? new Date(e.nextAttemptAt) : null, final: e.final,
     });
   }

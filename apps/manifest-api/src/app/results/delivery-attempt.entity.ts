@@ -17,6 +17,7 @@ export class DeliveryAttemptEntity {
   @Column({ name: 'error_class', type: 'text', nullable: true }) errorClass!: string | null;
   @Column({ name: 'error_message', type: 'text', nullable: true }) errorMessage!: string | null;
   @Column({ name: 'attempted_at', type: 'timestamptz' }) attemptedAt!: Date;
+  @Column({ name: 'ended_at', type: 'timestamptz' }) endedAt!: Date;
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true }) nextAttemptAt!: Date | null;
   @Column('boolean') final!: boolean;
 }

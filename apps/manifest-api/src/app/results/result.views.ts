@@ -37,6 +37,8 @@ export class AttemptView {
   @ApiProperty({ type: String, nullable: true }) errorClass!: string | null;
   @ApiProperty({ type: String, nullable: true }) errorMessage!: string | null;
   @ApiProperty({ format: 'date-time' }) attemptedAt!: string;
+  @ApiProperty({ format: 'date-time', description: 'When the attempt ended (answer, timeout or failure); the retry delay counts from here' })
+  endedAt!: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt!: string | null;
   @ApiProperty({ description: 'No automatic attempt follows' }) final!: boolean;
 
@@ -44,7 +46,7 @@ export class AttemptView {
     return {
       deliveryId: a.deliveryId, revision: a.revision, attempt: a.attempt, targetHost: a.targetHost, status: a.status,
       durationMs: a.durationMs, outcome: a.outcome, errorClass: a.errorClass, errorMessage: a.errorMessage,
-      attemptedAt: a.attemptedAt.toISOString(), nextAttemptAt: a.nextAttemptAt?.toISOString() ?? null, final: a.final,
+      attemptedAt: a.attemptedAt.toISOString(), endedAt: a.endedAt.toISOString(), nextAttemptAt: a.nextAttemptAt?.toISOString() ?? null, final: a.final,
     };
   }
 }

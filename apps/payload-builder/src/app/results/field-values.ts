@@ -1,4 +1,4 @@
-import { PayloadInputError, type FieldValue, type ReceiverField } from '@owd/payload';
+import { isEmptyFieldValue, PayloadInputError, type FieldValue, type ReceiverField } from '@owd/payload';
 
 /** Per-result values over the goal's defaults: a per-result value (not null) wins, otherwise the default. */
 export function effectiveFieldValues(defaults: Record<string, unknown>, perResult: Record<string, unknown>): Record<string, unknown> {
@@ -8,17 +8,10 @@ export function effectiveFieldValues(defaults: Record<string, unknown>, perResul
   return merged;
 }
 
-/** The same emptiness rule as the payload builder: absent, null, blank text or an empty selection. */
-export function isEmptyValue(value: unknown): boolean {
-  if (value === undefined || value === null) return true;
-  if (typeof value === 'string') return value.trim() === '';
-  return Array.isArray(value) && value.length === 0;
-}
-
 /** Keys of required receiver fields without a value, sorted. */
 export function missingRequiredFields(fields: readonly ReceiverField[], values: Record<string, unknown>): string[] {
   return fields
-    .filter((field) => field.required && isEmptyValue(Object.hasOwn(values, field.key) ? values[field.key] : undefined))
+    .filter((field) => field.required && isEmptyFieldValue(Object.hasOwn(values, field.key) ? values[field.key] : undefined))
     .map((field) => field.key)
     .sort();
 }

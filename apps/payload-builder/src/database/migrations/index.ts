@@ -1,6 +1,6 @@
+import { processedEventsRetention } from '@owd/kafka';
 import { Init1763769600000 } from './1763769600000-init';
 import { PayloadBuilderTables1763856000000 } from './1763856000000-payload-builder-tables';
-import { processedEventsRetention } from '@owd/kafka';
 
 /** Applied in this order by the migrate command (and on start when MIGRATE_ON_START is on). */
 export const MIGRATIONS = [Init1763769600000, PayloadBuilderTables1763856000000, processedEventsRetention('payload_builder')];

@@ -1,5 +1,5 @@
-import type { AttemptOutcome, DeliveryAttemptedPayload } from '@owd/events';
-import { decideTimer, MAX_ATTEMPTS } from './timer-decision';
+import { MAX_ATTEMPTS, type AttemptOutcome, type DeliveryAttemptedPayload } from '@owd/events';
+import { decideTimer } from './timer-decision';
 
 const attemptedAt = '2026-11-21T10:00:00.000Z';
 const noJitter = { jitterMs: 0, random: () => 0.999 };

@@ -1,7 +1,4 @@
-import type { DeliveryAttemptedPayload } from '@owd/events';
-
-/** Attempts per delivery (spec §8): the first plus two retries. */
-export const MAX_ATTEMPTS = 3;
+import { MAX_ATTEMPTS, type DeliveryAttemptedPayload } from '@owd/events';
 
 /** A timer to store: attempt `attempt` of the delivery is due at `dueAt`. */
 export interface TimerPlan {

@@ -53,7 +53,12 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
       'connection_failed, conflict, client_error, redirect, address_refused (the full table is in docs/delivery.md).',
     errorMessage: 'Readable cause for people; null when delivered. Never contains the secret.',
     attemptedAt: 'When the attempt started (ISO 8601).',
-    nextAttemptAt: 'When the next automatic attempt is due; null when this attempt ended the delivery.',
+    endedAt:
+      'When the attempt ended: the answer, the timeout, the connection failure or the decision not to send (ISO 8601). ' +
+      'Always set by the dispatcher; absent only in events written before it existed.',
+    nextAttemptAt:
+      'When the next automatic attempt is due: endedAt plus the retry delay (spec §3: about 1 minute, then about 5 minutes ' +
+      'after the failure); null when this attempt ended the delivery.',
     conflictRevision: 'The revision a 409 answer reported (spec §4.1); null otherwise.',
     final: 'True when no further automatic attempt follows (delivered, failed, permanent, refused, conflict).',
   },

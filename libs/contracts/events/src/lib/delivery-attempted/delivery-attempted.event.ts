@@ -21,6 +21,8 @@ export class DeliveryAttemptedPayload {
   @IsOptional() @IsString() errorClass!: string | null;
   @IsOptional() @IsString() errorMessage!: string | null;
   @IsDateString({ strict: true }) attemptedAt!: string;
+  /** When the attempt ended; the retry delay counts from here. Optional only so events written before it still parse. */
+  @IsOptional() @IsDateString({ strict: true }) endedAt?: string;
   /** When the next attempt is due; null when this attempt ended the delivery. */
   @IsOptional() @IsDateString({ strict: true }) nextAttemptAt!: string | null;
   /** The revision a 409 answer reported (§4.1); null otherwise. */

@@ -18,14 +18,21 @@ describe('buildFields', () => {
     expect(buildFields({ reportedFields: [], values: { a: 'x' } })).toBeUndefined();
   });
 
-  it('sends one entry per reported field, keys sorted, null when there is no value', () => {
-    const fields = buildFields({ reportedFields: [field('zeta'), field('alpha')], values: { zeta: 'z' } });
-    expect(fields).toEqual({ alpha: null, zeta: 'z' });
-    expect(Object.keys(fields ?? {})).toEqual(['alpha', 'zeta']);
+  it('sends no fields key when the receiver reported only optional fields, set or not (spec §2.3)', () => {
+    expect(buildFields({ reportedFields: [field('desk')], values: {} })).toBeUndefined();
+    expect(buildFields({ reportedFields: [field('desk'), field('flag', { type: 'bool' })], values: { desk: 'Economy', flag: true } }))
+      .toBeUndefined();
+  });
+
+  it('with a required field: sends the fields that have a value, keys sorted, and leaves the unset ones out (never null)', () => {
+    const reported = [field('zeta'), field('need', { required: true }), field('alpha'), field('blank'), field('none')];
+    const fields = buildFields({ reportedFields: reported, values: { zeta: 'z', need: 'n', blank: '  ', none: null } as Record<string, FieldValue> });
+    expect(fields).toEqual({ need: 'n', zeta: 'z' });
+    expect(Object.keys(fields ?? {})).toEqual(['need', 'zeta']);
   });
 
   it('does not send values of fields the receiver no longer reports', () => {
-    expect(buildFields({ reportedFields: [field('a')], values: { a: 'x', old: 'y' } })).toEqual({ a: 'x' });
+    expect(buildFields({ reportedFields: [field('a', { required: true })], values: { a: 'x', old: 'y' } })).toEqual({ a: 'x' });
   });
 
   it.each<[string, FieldValue | undefined]>([
@@ -49,16 +56,16 @@ describe('buildFields', () => {
   });
 
   it('refuses a value whose shape does not match the field type', () => {
-    expect(() => buildFields({ reportedFields: [field('flag', { type: 'bool' })], values: { flag: 'yes' } })).toThrow(
+    expect(() => buildFields({ reportedFields: [field('flag', { type: 'bool', required: true })], values: { flag: 'yes' } })).toThrow(
       expect.objectContaining({ code: 'invalid_field_value' }),
     );
     expect(() =>
-      buildFields({ reportedFields: [field('one', { type: 'enum', multiple: false })], values: { one: ['a'] } }),
+      buildFields({ reportedFields: [field('one', { type: 'enum', multiple: false, required: true })], values: { one: ['a'] } }),
     ).toThrow(expect.objectContaining({ code: 'invalid_field_value' }));
   });
 
   it('keeps the order of a multiple selection', () => {
-    const reported = [field('region', { type: 'enum', multiple: true })];
+    const reported = [field('region', { type: 'enum', multiple: true, required: true })];
     expect(buildFields({ reportedFields: reported, values: { region: ['ua', 'eu'] } })).toEqual({ region: ['ua', 'eu'] });
   });
 });

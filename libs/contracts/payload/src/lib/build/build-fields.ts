@@ -1,35 +1,32 @@
 import { PayloadInputError } from '../errors/payload-input.error';
 import { RequiredFieldMissingError } from '../errors/required-field-missing.error';
+import { isEmptyFieldValue } from '../fields/empty-field-value';
 import { ReceiverField, ReceiverFieldsInput } from '../input/receiver-fields.input';
 import { FieldValue } from '../types/payload.types';
 import { ownEntry } from './own-entry';
 import { compareCodeUnits } from './sorted-record';
 
 /**
- * `fields`: one entry per reported field (null when it has no value), keys sorted.
- * Undefined when the receiver reported no fields; values for fields it no longer reports are not sent.
+ * `fields` (spec §2.3): present only when the receiver reported at least one required field. It then carries
+ * every reported field that has a value, keys sorted: each required one (the build stops without it) and each
+ * optional one someone set. A field without a value is left out, never sent as null; values for fields the
+ * receiver no longer reports are not sent.
  */
 export function buildFields(input: ReceiverFieldsInput): Record<string, FieldValue> | undefined {
-  if (input.reportedFields === null || input.reportedFields.length === 0) return undefined;
-  const reported = [...input.reportedFields].sort((a, b) => compareCodeUnits(a.key, b.key));
-  const missing = reported.filter((field) => field.required && isEmpty(ownEntry(input.values, field.key)));
+  const reported = [...(input.reportedFields ?? [])].sort((a, b) => compareCodeUnits(a.key, b.key));
+  const missing = reported.filter((field) => field.required && isEmptyFieldValue(ownEntry(input.values, field.key)));
   if (missing.length > 0) throw new RequiredFieldMissingError(missing.map((field) => field.key));
+  if (!reported.some((field) => field.required)) return undefined;
   const fields: Record<string, FieldValue> = {};
   for (const field of reported) {
-    fields[field.key] = checkedValue(field, ownEntry(input.values, field.key) ?? null);
+    const value = ownEntry(input.values, field.key);
+    if (value !== undefined && !isEmptyFieldValue(value)) fields[field.key] = checkedValue(field, value);
   }
   return fields;
 }
 
-function isEmpty(value: FieldValue | undefined): boolean {
-  if (value === undefined || value === null) return true;
-  if (typeof value === 'string') return value.trim() === '';
-  return Array.isArray(value) && value.length === 0;
-}
-
 // Values were checked against the options on save; this only guards the shape the receiver parses.
 function checkedValue(field: ReceiverField, value: FieldValue): FieldValue {
-  if (value === null) return null;
   const ok =
     field.type === 'bool'
       ? typeof value === 'boolean'

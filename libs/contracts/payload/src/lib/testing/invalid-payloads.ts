@@ -39,6 +39,9 @@ export function invalidPayloads(): Array<[string, Json]> {
     ['a section without blocks', { ...article(), sections: [{ key: 'a', type: 'content', blocks: [] }] }],
     ['a seo_description over 160 chars', withLocale(article(), 'en', { seo_description: 'x'.repeat(161) })],
     ['a fields value of the wrong shape', { ...article(), fields: { category: 3 } }],
+    ['a fields key whose value nobody set (null)', { ...article(), fields: { category: 'markets', byline: null } }],
+    ['a blank fields value', { ...article(), fields: { category: ' ' } }],
+    ['an empty selection in fields', { ...article(), fields: { category: 'markets', region: [] } }],
   ];
 }
 

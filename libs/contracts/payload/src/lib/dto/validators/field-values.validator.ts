@@ -1,14 +1,15 @@
 import { registerDecorator } from 'class-validator';
+import { isEmptyFieldValue } from '../../fields/empty-field-value';
 import { FIELD_KEY_PATTERN } from '../../payload.constants';
 
-/** `fields`: keys are receiver field keys; values are string, string[], boolean or null. */
+/** `fields`: keys are receiver field keys; values are non-blank text, a non-empty string[] or a boolean (never null). */
 export function IsFieldValues(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) => {
     registerDecorator({
       name: 'isFieldValues',
       target: target.constructor,
       propertyName: String(propertyName),
-      options: { message: 'fields must map field keys ([a-z0-9_], max 40) to string, string[], boolean or null' },
+      options: { message: 'fields must map field keys ([a-z0-9_], max 40) to a non-empty string, string[] or boolean' },
       validator: { validate: isFieldValues },
     });
   };
@@ -22,6 +23,7 @@ function isFieldValues(value: unknown): boolean {
 }
 
 function isFieldValue(value: unknown): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (isEmptyFieldValue(value)) return false;
+  if (typeof value === 'string' || typeof value === 'boolean') return true;
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
