@@ -13,4 +13,5 @@ export * from './lib/delivery-attempted/delivery-attempted.event';
 export * from './lib/result-workflow/result-workflow.events';
 export * from './lib/result-status/result-status.event';
 export * from './lib/registry';
+export * from './lib/revisions/revision-rules';
 export { buildAsyncApiDocument } from './lib/asyncapi/asyncapi.document';
