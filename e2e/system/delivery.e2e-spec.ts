@@ -7,9 +7,13 @@ const SECRET = 'whsec_system_test_0123456789';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- API answers
 
-/** A receiver answering `status` to its first request and 204 to every later one. */
-async function receiverFailingFirst(status: number): Promise<TestReceiver> {
-  const receiver: TestReceiver = await startReceiver((_req, res) => res.writeHead(receiver.requests.length === 1 ? status : 204).end());
+/** A receiver answering `status` (and `body` as JSON) to its request number `at` and 204 to every other one. */
+async function receiverAnsweringOnce(status: number, { at = 1, body }: { at?: number; body?: Json } = {}): Promise<TestReceiver> {
+  const receiver: TestReceiver = await startReceiver((_req, res) => {
+    if (receiver.requests.length !== at) return res.writeHead(204).end();
+    if (body === undefined) return res.writeHead(status).end();
+    return res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
   return receiver;
 }
 
@@ -79,11 +83,31 @@ describe('the whole system', () => {
     return result['id'];
   }
 
-  async function finalState(resultId: string): Promise<Json> {
+  async function resultWhen(resultId: string, test: (r: Json) => boolean, what: string): Promise<Json> {
     return waitFor(async () => {
       const r = await api.call('GET', `/results/${resultId}`);
-      return ['delivered', 'failed'].includes(r['state']['status']) ? r : undefined;
-    }, { what: `result ${resultId} delivered or failed`, timeoutMs: 45_000 });
+      return test(r) ? r : undefined;
+    }, { what: `result ${resultId} ${what}`, timeoutMs: 45_000 });
+  }
+
+  function finalState(resultId: string): Promise<Json> {
+    return resultWhen(resultId, (r) => ['delivered', 'failed'].includes(r['state']['status']), 'delivered or failed');
+  }
+
+  function deliveredAs(resultId: string, revision: number): Promise<Json> {
+    return resultWhen(resultId, (r) => r['revision'] === revision && r['state']['status'] === 'delivered' && r['state']['revision'] === revision,
+      `delivered as revision ${revision}`);
+  }
+
+  async function revisionNumbers(resultId: string): Promise<number[]> {
+    return (await api.call<Json[]>('GET', `/results/${resultId}/revisions`)).map((r) => r['revision']);
+  }
+
+  async function expectNothingToApprove(resultId: string): Promise<void> {
+    const res = await api.request('POST', `/results/${resultId}/approve`, {});
+    expect(res.status).toBe(409);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({ type: 'https://owd.dev/problems/not-approvable', status: 409 });
   }
 
   it('delivers an approved result as a signed payload v5 that the receiver verifies, and shows it delivered', async () => {
@@ -108,7 +132,7 @@ describe('the whole system', () => {
   });
 
   it('retries a 500 on the schedule with the same X-SH-Delivery and identical bytes, then delivers', async () => {
-    const receiver = await receiverFailingFirst(500);
+    const receiver = await receiverAnsweringOnce(500);
     const goalId = await productionGoal(receiver);
     const resultId = await submitApproved(goalId, 'Flaky receiver');
 
@@ -162,6 +186,50 @@ describe('the whole system', () => {
     expect(bodyOf(receiver, 1)).not.toHaveProperty('fields');
   });
 
+  it('after a 409 re-send, delivers the next content change as the next revision once approved, and shows the revision the receiver holds', async () => {
+    const receiver = await receiverAnsweringOnce(409, { body: { revision: 5 } });
+    const goalId = await productionGoal(receiver);
+    const resultId = await submitApproved(goalId, 'Harbour reopens');
+
+    const resent = await deliveredAs(resultId, 6);
+    expect(resent['state']).toMatchObject({ revision: 6, approvedRevision: 6 });
+    expect(await revisionNumbers(resultId)).toEqual([1, 6]);
+    expect((await api.call<Json[]>('GET', `/results/${resultId}/revisions`))[1]).toMatchObject({ revision: 6, resendOf: 1 });
+    expect([bodyOf(receiver, 0), bodyOf(receiver, 1)].map((b) => [b['revision'], b['event']])).toEqual([[1, 'workflow.action'], [6, 'cluster.updated']]);
+    await expectNothingToApprove(resultId);
+
+    const changed = await api.call('PUT', `/results/${resultId}/content`, article('Harbour reopens after repairs'));
+    expect(changed['revision']).toBe(7);
+    await resultWhen(resultId, (r) => r['state']['status'] === 'awaiting_approval' && r['state']['revision'] === 7, 'awaiting approval of revision 7');
+    const approved = await api.call('POST', `/results/${resultId}/approve`, {});
+    expect(approved['state']['approvedRevision']).toBe(7);
+
+    const done = await deliveredAs(resultId, 7);
+    expect(done['state']['approvedRevision']).toBe(7);
+    expect(await revisionNumbers(resultId)).toEqual([1, 6, 7]);
+    expect(receiver.requests).toHaveLength(3);
+    expect(bodyOf(receiver, 2)).toMatchObject({ revision: 7, event: 'cluster.updated', result_id: resultId, title: 'Harbour reopens after repairs' });
+    expect(verify(SECRET, receiver.requests[2].headers, receiver.requests[2].body)).toEqual({ ok: true });
+    await expectNothingToApprove(resultId);
+  });
+
+  it('after a 409 re-send, sends the next content change at once as the next revision when the goal sends immediately', async () => {
+    // Request 1 is the Send test that verifies the URL; request 2 is the first delivery.
+    const receiver = await receiverAnsweringOnce(409, { at: 2, body: { revision: 2 } });
+    const goalId = await productionGoal(receiver);
+    expect((await api.call('POST', `/goals/${goalId}/send-test`, {}))['verified']).toBe(true);
+    await api.call('PATCH', `/goals/${goalId}`, { sendImmediately: true });
+    const { id: resultId } = await api.call('POST', `/goals/${goalId}/results`, article('Ferry timetable'));
+
+    await deliveredAs(resultId, 3);
+    await api.call('PUT', `/results/${resultId}/content`, article('Ferry timetable, winter'));
+    const done = await deliveredAs(resultId, 4);
+    expect(done['state']['approvedRevision']).toBeNull();
+    expect(await revisionNumbers(resultId)).toEqual([1, 3, 4]);
+    expect([1, 2, 3].map((i) => [bodyOf(receiver, i)['revision'], bodyOf(receiver, i)['event']]))
+      .toEqual([[1, 'workflow.action'], [3, 'cluster.updated'], [4, 'cluster.updated']]);
+  });
+
   it('loses nothing when the dispatcher is killed with SIGKILL mid-stream, and never sends two bodies under one X-SH-Delivery', async () => {
     const receiver = await startReceiver();
     const goalId = await productionGoal(receiver);
@@ -183,7 +251,7 @@ describe('the whole system', () => {
   });
 
   it('keeps a retry timer across a SIGKILL of the retry-scheduler: attempt 2 is made once, after its due time', async () => {
-    const receiver = await receiverFailingFirst(503);
+    const receiver = await receiverAnsweringOnce(503);
     const goalId = await productionGoal(receiver);
     const resultId = await submitApproved(goalId, 'Scheduler crash');
     await waitFor(() => receiver.requests.length === 1, { what: 'the first (failing) attempt' });

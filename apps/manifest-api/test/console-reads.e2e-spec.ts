@@ -54,11 +54,11 @@ describe('manifest-api reads for the web console', () => {
       const res = await t.request('GET', `/api/results/${id}/revisions`, { token: ws.token });
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
-        { revision: 1, workflowExecution: id, parentExecution: null, textOnlyChange: false, newArticles: [], title: 'Grain prices fall for a third week', createdAt: expect.any(String) },
-        { revision: 2, workflowExecution: text.body.workflowExecution, parentExecution: null, textOnlyChange: true, newArticles: [], title: 'Grain prices fall again', createdAt: expect.any(String) },
+        { revision: 1, workflowExecution: id, parentExecution: null, textOnlyChange: false, newArticles: [], title: 'Grain prices fall for a third week', resendOf: null, createdAt: expect.any(String) },
+        { revision: 2, workflowExecution: text.body.workflowExecution, parentExecution: null, textOnlyChange: true, newArticles: [], title: 'Grain prices fall again', resendOf: null, createdAt: expect.any(String) },
         {
           revision: 3, workflowExecution: cluster.body.workflowExecution, parentExecution: text.body.workflowExecution, textOnlyChange: false,
-          newArticles: [NEW_ARTICLE.id], title: 'Grain prices fall again', createdAt: expect.any(String),
+          newArticles: [NEW_ARTICLE.id], title: 'Grain prices fall again', resendOf: null, createdAt: expect.any(String),
         },
       ]);
     });

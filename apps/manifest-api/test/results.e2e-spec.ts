@@ -150,21 +150,79 @@ describe('manifest-api results', () => {
     expect((await read()).body.state.status).toBe('delivered');
   });
 
-  it('approves the current revision once (result.approved) and refuses approving a delivered result', async () => {
+  const expectNothingToApprove = async (resultId: string, state: string) => {
+    const refused = await t.request('POST', `/api/results/${resultId}/approve`, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(refused.body).toMatchObject({ type: 'https://owd.dev/problems/not-approvable', status: 409, state });
+  };
+
+  it('approves the current revision once (result.approved) and refuses approving it again or a delivered result', async () => {
     const { id: resultId } = await createResult();
     const approved = await t.request('POST', `/api/results/${resultId}/approve`, { token });
     expect(approved.status).toBe(200);
     expect(approved.body.state.approvedRevision).toBe(1);
-    expect((await t.request('POST', `/api/results/${resultId}/approve`, { token })).status).toBe(200);
+    await expectNothingToApprove(resultId, 'received');
     const event = await reader.waitFor<ResultApprovedPayload>('result.approved', (p) => p.resultId === resultId);
     expect(event.payload).toEqual({ resultId, goalId, revision: 1, approvedBy: 'ci' });
     await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'changed' }) });
     // The dispatcher's news, short-cut: the new revision was delivered.
     await t.app.get(DataSource).query(`UPDATE manifest_api.results SET state = 'delivered' WHERE id = $1`, [resultId]);
-    const refused = await t.request('POST', `/api/results/${resultId}/approve`, { token });
-    expect(refused.status).toBe(409);
-    expect(refused.body.type).toBe('https://owd.dev/problems/not-approvable');
+    await expectNothingToApprove(resultId, 'delivered');
     expect(reader.all('result.approved', (p: ResultApprovedPayload) => p.resultId === resultId)).toHaveLength(1);
+  });
+
+  describe('revision numbers reported by payload-builder (result.status)', () => {
+    const status = (resultId: string, revision: number, announcedRevision: number, s: 'queued' | 'awaiting_approval' = 'queued') =>
+      t.app.get(EventProducer).emit(ResultStatusChanged, {
+        resultId, goalId, revision, announcedRevision, status: s, reason: 'why', missingFields: [], ...(s === 'queued' ? { deliveryId: randomUUID() } : {}),
+      }, { correlationId: resultId });
+    const resultAt = (resultId: string, revision: number) => waitFor(async () => {
+      const r = await t.request('GET', `/api/results/${resultId}`, { token });
+      return r.body.revision === revision && r;
+    }, { what: `result at revision ${revision}` }) as Promise<HttpAnswer>;
+    const history = async (resultId: string) => (await t.request('GET', `/api/results/${resultId}/revisions`, { token })).body
+      .map((r: { revision: number; resendOf: number | null; title: string }) => [r.revision, r.resendOf, r.title]);
+
+    it('takes a 409 re-send as the current revision, with the approval it carries, and announces the next change above it', async () => {
+      const { id: resultId } = await createResult({ title: 'First' });
+      await t.request('POST', `/api/results/${resultId}/approve`, { token });
+      await status(resultId, 1, 1);
+      await status(resultId, 6, 1);
+
+      expect((await resultAt(resultId, 6)).body.state).toMatchObject({ approvedRevision: 6 });
+      expect(await history(resultId)).toEqual([[1, null, 'First'], [6, 1, 'First']]);
+      await expectNothingToApprove(resultId, 'queued');
+
+      const changed = await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'Second' }) });
+      expect(changed.body).toMatchObject({ revision: 7, state: { status: 'received', revision: 7, approvedRevision: 6 } });
+      expect((await revised(resultId, 7)).payload.content).toMatchObject({ revision: 7, title: 'Second' });
+      const approved = await t.request('POST', `/api/results/${resultId}/approve`, { token });
+      expect(approved.body.state.approvedRevision).toBe(7);
+      expect((await reader.waitFor<ResultApprovedPayload>('result.approved', (p) => p.resultId === resultId && p.revision === 7)).payload.revision).toBe(7);
+    });
+
+    it('moves a change announced before the re-send was known above it, and approves it again under its new number', async () => {
+      const { id: resultId } = await createResult({ title: 'First' });
+      await status(resultId, 1, 1);
+      await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'Second' }) });
+      await t.request('POST', `/api/results/${resultId}/approve`, { token });
+      // The receiver knew revision 1, so payload-builder re-sent the first content as 2, the number just announced.
+      await status(resultId, 2, 1);
+
+      const moved = await resultAt(resultId, 3);
+      expect(moved.body).toMatchObject({ content: { title: 'Second' }, state: { approvedRevision: 3 } });
+      expect(await history(resultId)).toEqual([[1, null, 'First'], [2, 1, 'First'], [3, null, 'Second']]);
+      const again = await reader.waitFor<ResultApprovedPayload>('result.approved', (p) => p.resultId === resultId && p.revision === 3);
+      expect(again.payload).toEqual({ resultId, goalId, revision: 3 });
+      await status(resultId, 3, 2, 'awaiting_approval');
+      const confirmed = await waitFor(async () => {
+        const r = await t.request('GET', `/api/results/${resultId}`, { token });
+        return r.body.state.status === 'awaiting_approval' && r;
+      }, { what: 'awaiting approval of revision 3' }) as HttpAnswer;
+      expect(confirmed.body).toMatchObject({ revision: 3, state: { revision: 3, approvedRevision: 3 } });
+      expect(await history(resultId)).toHaveLength(3);
+    });
   });
 
   it('validates per-result field values against the contract fields (422 naming the field) and publishes result.fields-set', async () => {

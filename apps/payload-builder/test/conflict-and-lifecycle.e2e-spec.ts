@@ -32,6 +32,21 @@ describe('payload-builder 409 re-sends and event-sourced lifecycle on a real bro
       await h.status(resultId, 'queued', 5);
     });
 
+    it('reports on result.status which announced content each revision carries, so manifest-api learns the re-send\'s number', async () => {
+      const goalId = await h.goal(workspaceId);
+      const resultId = newResultId();
+      await h.publish(ResultRevised, revised(goalId, workspaceId, revisionContent(resultId)));
+      await h.publish(DeliveryAttempted, conflictAttempt(await h.nextRequested(resultId), 5));
+      await h.status(resultId, 'queued', 6);
+      // Announced before manifest-api heard of the re-send: it takes the next free number.
+      await h.publish(ResultRevised, revised(goalId, workspaceId, revisionContent(resultId, { revision: 2, title: 'Changed' })));
+      await h.status(resultId, 'queued', 7);
+
+      expect(h.statusesFor(resultId).map((s) => [s.status, s.revision, s.announcedRevision])).toEqual([
+        ['queued', 1, 1], ['queued', 6, 1], ['queued', 7, 2],
+      ]);
+    });
+
     it('ignores a 409 for a delivery a newer revision has superseded', async () => {
       const goalId = await h.goal(workspaceId);
       const resultId = newResultId();

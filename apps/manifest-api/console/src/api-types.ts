@@ -147,6 +147,8 @@ export interface Revision {
   textOnlyChange: boolean;
   newArticles: string[];
   title: string | null;
+  /** Set when the receiver answered 409 and this revision re-sent that one's content. */
+  resendOf: number | null;
   createdAt: string;
 }
 

@@ -14,4 +14,5 @@ export * from './lib/delivery-attempted/retry-schedule';
 export * from './lib/result-workflow/result-workflow.events';
 export * from './lib/result-status/result-status.event';
 export * from './lib/registry';
+export * from './lib/revisions/revision-rules';
 export { buildAsyncApiDocument } from './lib/asyncapi/asyncapi.document';

@@ -29,7 +29,8 @@ function attemptNote(attempts: Attempt[], index: number): HTMLElement | null {
 
 /** One revision in the history: what kind of change, its execution and parent, new articles. */
 export function revisionItem(r: Revision, current: boolean): HTMLElement {
-  const kind = r.revision === 1 ? 'First version' : r.newArticles.length ? 'New cluster version' : r.textOnlyChange ? 'Text change' : 'Change';
+  const kind = r.resendOf !== null ? `Re-sent revision ${r.resendOf} after 409` : r.revision === 1 ? 'First version'
+    : r.newArticles.length ? 'New cluster version' : r.textOnlyChange ? 'Text change' : 'Change';
   return h('li', { class: ['timeline-item', current && 'current'] },
     h('div', { class: 'timeline-head' }, h('strong', {}, `Revision ${r.revision}`), badge(kind, r.revision === 1 ? 'neutral' : 'info'),
       current ? badge('Current', 'success') : null, h('span', { class: 'muted small' }, formatDateTime(r.createdAt))),

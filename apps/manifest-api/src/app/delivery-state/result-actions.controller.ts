@@ -16,7 +16,7 @@ export class ResultActionsController {
 
   @Post('approve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Approve the current revision for sending (result.approved)' })
+  @ApiOperation({ summary: 'Approve the current revision for sending (result.approved); 409 when it is approved already or not approvable' })
   @ApiOkResponse({ type: ResultView })
   @ApiProblems(404, 409)
   async approve(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string, @TokenName() tokenName?: string): Promise<ResultView> {

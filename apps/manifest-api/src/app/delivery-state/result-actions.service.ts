@@ -16,13 +16,16 @@ const APPROVABLE: readonly ResultState[] = ['received', 'needs_approval', 'await
 export class ResultActionsService {
   constructor(private readonly dataSource: DataSource, private readonly outbox: Outbox, private readonly store: ResultStore) {}
 
-  /** Approving the same revision twice emits one event. */
+  /** Approves the current revision, the number payload-builder waits for (it learns re-sent numbers from result.status). */
   approve(workspaceId: string, resultId: string, approvedBy: string | undefined): Promise<ResultEntity> {
     return this.dataSource.transaction(async (m) => {
       const result = await this.store.lock(m, workspaceId, resultId);
-      if (result.approvedRevision === result.revision) return result;
+      if ((result.approvedRevision ?? 0) >= result.revision) {
+        throw problems.conflict('not-approvable', `Revision ${result.revision} is approved already; there is nothing to approve.`,
+          { state: result.state, revision: result.revision });
+      }
       if (!APPROVABLE.includes(result.state)) {
-        throw problems.conflict('not-approvable', `A result in state ${result.state} cannot be approved.`, { state: result.state });
+        throw problems.conflict('not-approvable', `A result in state ${result.state} cannot be approved.`, { state: result.state, revision: result.revision });
       }
       const next = await this.save(m, { ...result, approvedRevision: result.revision });
       await this.outbox.add(m, ResultApproved, { resultId, goalId: result.goalId, revision: result.revision, ...(approvedBy ? { approvedBy } : {}) }, { correlationId: resultId });

@@ -7,6 +7,7 @@ import {
 import { MessagingService } from '@owd/kafka';
 import { DeliveryAttemptEntity } from '../results/delivery-attempt.entity';
 import { ResultEntity } from '../results/result.entity';
+import { RevisionLearner } from './revision-learner.service';
 import { onDeliveryAttempted, onDeliveryRequested, onStatusChanged, type ProjectedState } from './state-transitions';
 
 export const RESULT_STATE_GROUP = 'manifest-api.result-state';
@@ -17,7 +18,7 @@ function endOf(e: DeliveryAttemptedPayload): Date {
 }
 
 const PROJECTION_COLUMNS: (keyof ResultEntity)[] = [
-  'id', 'goalId', 'state', 'stateRevision', 'stateReason', 'missingFields', 'deliveryId', 'nextAttemptAt', 'lastError',
+  'id', 'goalId', 'state', 'stateRevision', 'stateReason', 'missingFields', 'deliveryId', 'nextAttemptAt', 'lastError', 'approvedRevision',
 ];
 
 /** Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history. */
@@ -25,7 +26,7 @@ const PROJECTION_COLUMNS: (keyof ResultEntity)[] = [
 export class ResultStateProjector {
   private readonly logger = new Logger(ResultStateProjector.name);
 
-  constructor(messaging: MessagingService) {
+  constructor(messaging: MessagingService, private readonly revisions: RevisionLearner) {
     messaging.consume({
       groupId: RESULT_STATE_GROUP,
       events: [ResultStatusChanged, DeliveryRequested, DeliveryAttempted],
@@ -43,7 +44,10 @@ export class ResultStateProjector {
     // Send test samples and results of other deployments have no row here.
     if (!result || result.goalId !== payload.goalId) return;
     let next: ProjectedState | null = null;
-    if (envelope.type === ResultStatusChanged.type) next = onStatusChanged(result, envelope.payload as ResultStatusChangedPayload);
+    if (envelope.type === ResultStatusChanged.type) {
+      await this.revisions.learn(manager, result, envelope as EventEnvelope<ResultStatusChangedPayload>);
+      next = onStatusChanged(result, envelope.payload as ResultStatusChangedPayload);
+    }
     if (envelope.type === DeliveryRequested.type) next = onDeliveryRequested(result, envelope.payload as DeliveryRequestedPayload);
     if (envelope.type === DeliveryAttempted.type) {
       const attempt = envelope.payload as DeliveryAttemptedPayload;

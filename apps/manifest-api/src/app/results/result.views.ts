@@ -22,7 +22,8 @@ export class ResultStateView {
   @ApiProperty({ type: String, nullable: true, format: 'uuid', description: 'X-SH-Delivery of the current delivery' }) deliveryId!: string | null;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt!: string | null;
   @ApiProperty({ type: LastErrorView, nullable: true }) lastError!: LastErrorView | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Revision a user approved, if any' }) approvedRevision!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Revision a user approved, if any; a 409 re-send carries the approval to its number' })
+  approvedRevision!: number | null;
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
@@ -54,7 +55,7 @@ export class AttemptView {
 export class ResultSummaryView {
   @ApiProperty({ example: 'res_4f1c…' }) id!: string;
   @ApiProperty({ format: 'uuid' }) goalId!: string;
-  @ApiProperty() revision!: number;
+  @ApiProperty({ description: 'The current revision, as the receiver gets it (a 409 re-send raises it)' }) revision!: number;
   @ApiProperty({ description: 'Equals the result id for revision 1' }) workflowExecution!: string;
   @ApiProperty({ type: String, nullable: true }) parentExecution!: string | null;
   @ApiProperty({ type: String, nullable: true }) title!: string | null;
@@ -93,12 +94,14 @@ export class RevisionView {
   @ApiProperty({ description: 'A text change (cluster.updated without new articles)' }) textOnlyChange!: boolean;
   @ApiProperty({ type: [String], description: 'Article ids that joined the cluster with this revision' }) newArticles!: string[];
   @ApiProperty({ type: String, nullable: true }) title!: string | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Set when the receiver answered 409 and this revision re-sent the content of that one' })
+  resendOf!: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
 
   static of(r: ResultRevisionEntity): RevisionView {
     return {
       revision: r.revision, workflowExecution: r.workflowExecution, parentExecution: r.parentExecution, textOnlyChange: r.textOnlyChange,
-      newArticles: r.newArticles, title: r.content.title, createdAt: r.createdAt.toISOString(),
+      newArticles: r.newArticles, title: r.content.title, resendOf: r.resendOf, createdAt: r.createdAt.toISOString(),
     };
   }
 }

@@ -52,6 +52,7 @@ export class ResultsService {
       assertContent(content, newArticles);
       if (newArticles.length === 0 && canonicalJson(content) === canonicalJson(current.content)) return current;
       const ids: RevisionIds = {
+        // Announced as the next number; payload-builder may give it a higher one, and result.status says so.
         resultId, revision: current.revision + 1, workflowExecution: newId('exe'), newArticles,
         // §6: a new cluster version points at the execution it follows; a text-only change keeps the link it had.
         parentExecution: newArticles.length > 0 ? current.workflowExecution : current.parentExecution,
@@ -69,7 +70,8 @@ export class ResultsService {
   private async recordRevision(m: EntityManager, result: ResultEntity, ids: RevisionIds, now: Date): Promise<void> {
     const textOnlyChange = ids.revision > 1 && ids.newArticles.length === 0;
     await m.getRepository(ResultRevisionEntity).insert({
-      resultId: ids.resultId, revision: ids.revision, workflowExecution: ids.workflowExecution, parentExecution: ids.parentExecution,
+      resultId: ids.resultId, revision: ids.revision, announcedRevision: ids.revision, resendOf: null,
+      workflowExecution: ids.workflowExecution, parentExecution: ids.parentExecution,
       textOnlyChange, newArticles: ids.newArticles, content: result.content, createdAt: now,
     });
     await this.outbox.add(m, ResultRevised, {

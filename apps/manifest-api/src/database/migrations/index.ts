@@ -5,10 +5,12 @@ import { Goals1763856000001 } from './1763856000001-goals';
 import { Results1763856000002 } from './1763856000002-results';
 import { Capabilities1763856000003 } from './1763856000003-capabilities';
 import { DevSink1763856000004 } from './1763856000004-dev-sink';
+import { RevisionNumbering1764000014000 } from './1764000014000-revision-numbering';
 import { AttemptEndedAt1795392000000 } from './1795392000000-attempt-ended-at';
 
 /** Applied in this order by the migrate command (and on start when MIGRATE_ON_START is on). */
 export const MIGRATIONS = [Init1763769600000, Access1763856000000, Goals1763856000001, Results1763856000002, Capabilities1763856000003, DevSink1763856000004,
+  RevisionNumbering1764000014000,
   AttemptEndedAt1795392000000,
   processedEventsRetention('manifest_api'),
 ];

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import type { EntityManager } from 'typeorm';
-import type { DeliveryAttemptedPayload, EventEnvelope } from '@owd/events';
+import { conflictResendRevision, type DeliveryAttemptedPayload, type EventEnvelope } from '@owd/events';
 import { ResultEvaluator } from './result-evaluator.service';
 import { ResultStatusPublisher } from './result-status.publisher';
 import { ResultStore } from './result-store.service';
@@ -44,7 +44,7 @@ export class ConflictResendService {
       return;
     }
     const known = p.conflictRevision ?? p.revision;
-    const revision = Math.max(known, state.revision) + 1;
+    const revision = conflictResendRevision(known, state.revision);
     const resent = await this.store.append(manager, state, {
       type: 'conflict-resend', deliveryId: p.deliveryId, conflictRevision: known, revision, conflicts,
     }, envelope.eventId);

@@ -41,6 +41,8 @@ export class ResultStatusPublisher {
       reason: data.type === 'frozen' ? data.reasonText : data.reason,
       missingFields: data.type === 'needs-approval' ? data.missingFields : [],
       ...(data.type === 'frozen' ? { deliveryId: data.deliveryId } : {}),
+      // manifest-api learns from this which of its announced contents the number belongs to (a 409 re-send moves it).
+      announcedRevision: next.upstreamRevision,
     }, cause);
     payloadBuilderMetrics.statuses.inc({ status });
     return next;

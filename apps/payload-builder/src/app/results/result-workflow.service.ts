@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope, ResultApprovedPayload, ResultFieldsSetPayload, ResultRevisedPayload } from '@owd/events';
+import { nextContentRevision, type EventEnvelope, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload } from '@owd/events';
 import type { ResultEventData } from './result-event.types';
 import { ResultEvaluator } from './result-evaluator.service';
 import type { Cause } from './result-status.publisher';
@@ -27,7 +27,7 @@ export class ResultWorkflowService {
       return;
     }
     // Revisions only grow: a 409 re-send may already have used this number.
-    const revision = Math.max(p.revision, state.revision + 1);
+    const revision = nextContentRevision(p.revision, state.revision);
     await this.change(manager, state, {
       type: 'revised', revision, upstreamRevision: p.revision, goalId: p.goalId, workspaceId: p.workspaceId,
       textOnlyChange: p.textOnlyChange, content: p.content, ...(p.fieldValues ? { fieldValues: p.fieldValues } : {}),

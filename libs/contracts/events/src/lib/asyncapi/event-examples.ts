@@ -37,6 +37,7 @@ export const EVENT_EXAMPLES: readonly EventExample[] = [
   example(DeliveryRetryRequested, { resultId, goalId, deliveryId }),
   example(ResultStatusChanged, {
     resultId, goalId, revision: 2, status: 'queued', reason: 'approved and complete', missingFields: [], deliveryId,
+    announcedRevision: 2,
   }),
   example(GoalChanged, {
     goalId, workspaceId, version: 7, deleted: false, name: 'Daily economy', sourceLang: 'en',

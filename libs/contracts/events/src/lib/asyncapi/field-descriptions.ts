@@ -18,9 +18,16 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
     content: 'The result content as submitted to the API (payload builder input, see docs/payload.md).',
     fieldValues: 'Per-result receiver field values entered on the Delivery tab.',
   },
+  ResultApprovedPayload: {
+    revision: 'The revision approved, numbered as `result.status` reported it; payload-builder sends it (or a later one) once ready.',
+  },
   ResultStatusChangedPayload: {
     missingFields: 'Required receiver fields without a value (status needs_approval).',
     deliveryId: 'Set when status is queued: the delivery that carries the frozen bytes.',
+    revision: 'The revision number payload-builder gave this version: the one the receiver gets and a user approves.',
+    announcedRevision:
+      'The revision `result.revised` announced for the content `revision` carries. It differs from `revision` when a 409 ' +
+      're-send repeats that content under a higher number, or took the announced number first; optional so older producers stay valid.',
   },
   GoalChangedPayload: {
     version: 'Grows with every change; consumers ignore a snapshot older than the one they hold.',

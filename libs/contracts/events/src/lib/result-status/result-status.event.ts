@@ -16,6 +16,8 @@ export class ResultStatusChangedPayload {
   @IsArray() @IsString({ each: true }) missingFields!: string[];
   /** Set when status is queued: the delivery that carries the frozen bytes. */
   @IsOptional() @IsUUID() deliveryId?: string;
+  /** The revision result.revised announced for the content `revision` carries; differs after a 409 re-send took numbers. */
+  @IsOptional() @IsInt() @Min(1) announcedRevision?: number;
 }
 
 export const ResultStatusChanged = defineEvent({
