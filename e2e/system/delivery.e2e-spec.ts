@@ -131,6 +131,21 @@ describe('the whole system', () => {
     });
   });
 
+  it('delivers the next result after a later report added a required field: the report is recorded, the contract stays', async () => {
+    const receiver = await startReceiver();
+    const goalId = await productionGoal(receiver);
+    const category = { key: 'category', label: 'Category', type: 'enum', options: [{ value: 'eco', label: 'Economy' }] };
+    const region = { key: 'region', label: 'Region', type: 'text', required: true };
+    await api.call('PUT', `/goals/${goalId}/target-manifest`, { source: 'receiver', fields: [category], sections: ['content'] });
+    const later = await api.call('PUT', `/goals/${goalId}/target-manifest`, { source: 'receiver', fields: [category, region], sections: ['content'] });
+    expect(later).toMatchObject({ contractEstablished: false, appliedFields: false, newCapabilities: [{ kind: 'field', name: 'region' }] });
+    expect((await api.call('GET', `/goals/${goalId}/contract`))['contract']).toMatchObject({ version: 1, fields: [{ key: 'category' }] });
+
+    const resultId = await submitApproved(goalId, 'Later report');
+    expect((await finalState(resultId))['state']).toMatchObject({ status: 'delivered', missingFields: [] });
+    expect(bodyOf(receiver, 0)['fields'] ?? {}).not.toHaveProperty('region');
+  });
+
   it('retries a 500 on the schedule with the same X-SH-Delivery and identical bytes, then delivers', async () => {
     const receiver = await receiverAnsweringOnce(500);
     const goalId = await productionGoal(receiver);

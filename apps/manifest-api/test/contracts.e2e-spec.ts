@@ -4,6 +4,7 @@ import { createWorkspace, startTestApp, type TestApp } from './support/test-app'
 
 const DESK = { key: 'desk', label: 'Desk', type: 'text', required: true };
 const CATEGORY = { key: 'category', label: 'Category', type: 'enum', options: [{ value: 'eco', label: 'Economy' }] };
+const REGION = { key: 'region', label: 'Region', type: 'text', required: true };
 
 async function waitForCount<T>(read: () => T[], count: number): Promise<T[]> {
   for (let i = 0; i < 100; i++) {
@@ -48,22 +49,42 @@ describe('manifest-api capability reports and contracts', () => {
     expect((await contractOf(goalId)).contract).toMatchObject({ origin: 'receiver', version: 1, sectionTypes: ['content', 'faq'] });
   });
 
-  it('only records new capabilities from later reports: the section and block types stay, the receiver fields follow', async () => {
+  it('only records a later report: the contract stays as established, the report and its new capabilities show with first and last seen', async () => {
     const goalId = await newGoal();
-    await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
-    const later = await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content', 'timeline'], blocks: ['paragraph'] });
-    expect(later.body).toEqual({ source: 'receiver', contractEstablished: false, appliedFields: true, newCapabilities: [{ kind: 'section', name: 'timeline' }, { kind: 'field', name: 'category' }] });
-    const { contract, capabilities } = await contractOf(goalId);
-    expect(contract).toMatchObject({ origin: 'receiver', version: 2, sectionTypes: ['content'], blockTypes: ['paragraph'] });
-    expect(contract.fields.map((f: { key: string }) => f.key)).toEqual(['desk', 'category']);
-    expect(capabilities).toEqual(expect.arrayContaining([{ kind: 'section', name: 'timeline', lastSource: 'receiver', firstReportedAt: expect.any(String), lastReportedAt: expect.any(String) }]));
+    await report(goalId, { source: 'receiver', fields: [CATEGORY], sections: ['content'], blocks: ['paragraph'] });
+    const later = await report(goalId, { source: 'receiver', fields: [CATEGORY, REGION], sections: ['content', 'timeline'], blocks: ['paragraph'] });
+    expect(later.body).toEqual({ source: 'receiver', contractEstablished: false, appliedFields: false, newCapabilities: [{ kind: 'section', name: 'timeline' }, { kind: 'field', name: 'region' }] });
+
+    const { contract, capabilities, reports } = await contractOf(goalId);
+    expect(contract).toMatchObject({ origin: 'receiver', version: 1, sectionTypes: ['content'], blockTypes: ['paragraph'], fields: [{ key: 'category' }] });
+    const seen = { lastSource: 'receiver', firstReportedAt: expect.any(String), lastReportedAt: expect.any(String) };
+    expect(capabilities).toEqual(expect.arrayContaining([
+      { kind: 'section', name: 'timeline', inContract: false, ...seen },
+      { kind: 'field', name: 'region', inContract: false, ...seen },
+      { kind: 'section', name: 'content', inContract: true, ...seen },
+    ]));
     const content = capabilities.find((c: { name: string }) => c.name === 'content');
     expect(Date.parse(content.lastReportedAt)).toBeGreaterThan(Date.parse(content.firstReportedAt));
+    expect(reports).toEqual([{
+      source: 'receiver', firstReportedAt: expect.any(String), reportedAt: expect.any(String), sectionTypes: ['content', 'timeline'], blockTypes: ['paragraph'],
+      fields: [{ ...CATEGORY, required: false, multiple: false }, { ...REGION, multiple: false }],
+    }]);
+    expect((await report(goalId, { source: 'receiver', fields: [CATEGORY, REGION], sections: ['content'] })).body.newCapabilities).toEqual([]);
+  });
 
-    const same = await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content'], blocks: ['paragraph'] });
-    expect(same.body.newCapabilities).toEqual([]);
-    await reader.waitFor<ContractChangedPayload>(ContractChanged.type, (p) => p.goalId === goalId && p.version === 2);
-    expect(changes(goalId).map((e) => e.payload.version)).toEqual([1, 2]);
+  it('adopts the recorded capabilities only when a person sets them as the contract (PUT …/contract)', async () => {
+    const goalId = await newGoal();
+    await report(goalId, { source: 'receiver', fields: [CATEGORY], sections: ['content'], blocks: ['paragraph'] });
+    await report(goalId, { source: 'receiver', fields: [CATEGORY, REGION], sections: ['content', 'timeline'], blocks: ['paragraph'] });
+    const [latest] = (await contractOf(goalId)).reports;
+
+    const adopted = await t.request('PUT', `/api/goals/${goalId}/contract`, { token, body: { sectionTypes: latest.sectionTypes, blockTypes: latest.blockTypes, fields: latest.fields } });
+    expect(adopted.status).toBe(200);
+    expect(adopted.body).toMatchObject({ origin: 'manual', version: 2, sectionTypes: ['content', 'timeline'], fields: [{ key: 'category' }, { key: 'region', required: true }] });
+    await reader.waitFor<ContractChangedPayload>(ContractChanged.type, (p) => p.goalId === goalId && p.origin === 'manual');
+    // Same key, same partition: had the second report changed the contract, its event would sit between these two.
+    expect(changes(goalId).map((e) => [e.payload.version, e.payload.origin])).toEqual([[1, 'receiver'], [2, 'manual']]);
+    expect((await contractOf(goalId)).capabilities.filter((c: { inContract: boolean }) => !c.inContract)).toEqual([]);
   });
 
   it('stores a report without source receiver as a plugin report: recorded, no contract, fields not applied', async () => {
@@ -74,18 +95,20 @@ describe('manifest-api capability reports and contracts', () => {
     }
     const view = await contractOf(goalId);
     expect(view.contract).toBeNull();
-    expect(view.reports).toEqual([{ source: 'plugin', firstReportedAt: expect.any(String), reportedAt: expect.any(String) }]);
+    expect(view.reports).toEqual([{ source: 'plugin', firstReportedAt: expect.any(String), reportedAt: expect.any(String), sectionTypes: ['content'], blockTypes: [], fields: [{ ...DESK, multiple: false }] }]);
     expect(view.capabilities.map((c: { kind: string; name: string }) => `${c.kind}:${c.name}`)).toEqual(['field:desk', 'section:content']);
   });
 
   it('publishes capability.reported for every report, changed or not, so the notifier knows the receiver still reports', async () => {
     const goalId = await newGoal();
-    await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
-    await report(goalId, { source: 'receiver', fields: [DESK], sections: ['content'], blocks: ['paragraph'] });
+    await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content'], blocks: ['paragraph'] });
+    await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content'], blocks: ['paragraph'] });
     await reader.waitFor<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId);
     const events = await waitForCount(() => reader.all<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId), 2);
     expect(events).toHaveLength(2);
-    expect(events[0].payload).toMatchObject({ source: 'receiver', sectionTypes: ['content'], blockTypes: ['paragraph'], fieldKeys: ['desk'] });
+    expect(events[0].payload).toMatchObject({
+      source: 'receiver', sectionTypes: ['content'], blockTypes: ['paragraph'], fieldKeys: ['desk', 'category'], requiredFields: [{ key: 'desk', label: 'Desk' }],
+    });
   });
 
   it('never changes a manual contract: later receiver reports are only recorded', async () => {

@@ -105,8 +105,9 @@ describe('manifest-api goals', () => {
     expect(early.body.type).toBe('https://owd.dev/problems/not-verified');
 
     const goals = t.app.get(GoalsService);
-    expect(await goals.markVerified(goal.id, 'https://93.184.215.14/other')).toBe(false);
-    expect(await goals.markVerified(goal.id, PUBLIC_URL)).toBe(true);
+    expect(await goals.markVerified(goal.id, 'https://93.184.215.14/other', null)).toBe(false);
+    expect(await goals.markVerified(goal.id, PUBLIC_URL, 'v1.a-secret-the-goal-does-not-have')).toBe(false);
+    expect(await goals.markVerified(goal.id, PUBLIC_URL, null)).toBe(true);
     const on = await t.request('PATCH', `/api/goals/${goal.id}`, { token, body: { sendImmediately: true } });
     expect(on.status).toBe(200);
     expect(on.body).toMatchObject({ sendImmediately: true, verification: { verified: true } });

@@ -1,9 +1,11 @@
 import { register } from 'prom-client';
 import { verify } from '@owd/signer';
-import { startReceiver, type TestReceiver } from '@owd/testing';
+import { GoalChanged, TOPICS, type GoalChangedPayload } from '@owd/events';
+import { startReceiver, TopicReader, type ReceiverHandler, type TestReceiver } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const SECRET = 'whsec_send_test_0123456789abcdef';
+const NEW_SECRET = 'whsec_send_test_rotated_98765432';
 const receivers: TestReceiver[] = [];
 
 async function refusedCount(rule: string): Promise<number> {
@@ -19,16 +21,30 @@ async function receiver(status: number, extra: Record<string, string> = {}): Pro
   return r;
 }
 
+/** Answers 204 to a request carrying `Bearer <secret>`, 401 to any other, like a receiver that checks the secret. */
+function acceptingOnly(secret: string): ReceiverHandler {
+  return (req, res) => res.writeHead(req.headers['authorization'] === `Bearer ${secret}` ? 204 : 401).end();
+}
+
+async function secretChecking(secret: string): Promise<TestReceiver> {
+  const r = await startReceiver(acceptingOnly(secret));
+  receivers.push(r);
+  return r;
+}
+
 describe('Send test (POST /api/goals/{id}/send-test)', () => {
   let t: TestApp;
+  let reader: TopicReader;
   let token: string;
 
   beforeAll(async () => {
     t = await startTestApp({ ALLOWED_TARGET_CIDRS: '127.0.0.0/8', ATTEMPT_TIMEOUT_MS: '2000' });
+    reader = await new TopicReader(t.brokers, t.prefix, [TOPICS.GOAL_CHANGED]).start();
     ({ token } = await createWorkspace(t));
   });
 
   afterAll(async () => {
+    await reader?.stop();
     await Promise.all(receivers.map((r) => r.close()));
     await t?.close();
   });
@@ -39,6 +55,9 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
     expect((await t.request('PUT', `/api/goals/${goal.body.id}/secret`, { token, body: { secret: SECRET } })).status).toBe(200);
     return goal.body.id;
   }
+
+  const sendTest = async (goalId: string, url?: string) => (await t.request('POST', `/api/goals/${goalId}/send-test`, { token, body: url ? { url } : {} })).body;
+  const goalOf = async (goalId: string) => (await t.request('GET', `/api/goals/${goalId}`, { token })).body;
 
   it('sends a signed sample payload v5 to the saved URL in Test mode, shows the answer, and verifies the URL', async () => {
     const r = await receiver(204);
@@ -59,6 +78,52 @@ describe('Send test (POST /api/goals/{id}/send-test)', () => {
 
     const enabled = await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } });
     expect(enabled.status).toBe(200);
+  });
+
+  it('verifies the (URL, secret) pair: changing or removing the secret clears the verification and Send immediately', async () => {
+    const r = await secretChecking(SECRET);
+    const goalId = await goalWith(r.url);
+    expect((await sendTest(goalId)).verified).toBe(true);
+    expect((await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } })).status).toBe(200);
+
+    expect((await t.request('PUT', `/api/goals/${goalId}/secret`, { token, body: { secret: NEW_SECRET } })).status).toBe(200);
+    expect(await goalOf(goalId)).toMatchObject({ sendImmediately: false, verification: { verified: false, verifiedAt: null } });
+    expect(await sendTest(goalId)).toMatchObject({ outcome: 'permanent', response: { status: 401 }, verified: false });
+    const refused = await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+
+    r.handle(acceptingOnly(NEW_SECRET));
+    expect((await sendTest(goalId)).verified).toBe(true);
+    expect((await goalOf(goalId)).verification.verified).toBe(true);
+    expect((await t.request('DELETE', `/api/goals/${goalId}/secret`, { token })).status).toBe(204);
+    expect((await goalOf(goalId)).verification).toEqual({ verified: false, verifiedAt: null });
+  });
+
+  it('clears the verification and Send immediately when a Send test to the saved URL fails, not when a typed URL fails', async () => {
+    const r = await secretChecking(SECRET);
+    const goalId = await goalWith(r.url);
+    expect((await sendTest(goalId)).verified).toBe(true);
+    expect((await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } })).status).toBe(200);
+
+    const typed = await receiver(500);
+    expect(await sendTest(goalId, typed.url)).toMatchObject({ outcome: 'retriable', verified: false });
+    expect(await goalOf(goalId)).toMatchObject({ sendImmediately: true, verification: { verified: true } });
+
+    r.handle((_req, res) => res.writeHead(503).end());
+    expect(await sendTest(goalId)).toMatchObject({ outcome: 'retriable', response: { status: 503 }, verified: false });
+    const cleared = await goalOf(goalId);
+    expect(cleared).toMatchObject({ sendImmediately: false, verification: { verified: false, verifiedAt: null } });
+    await reader.waitFor<GoalChangedPayload>(GoalChanged.type, (p) => p.goalId === goalId && p.version === cleared.version && !p.sendImmediately);
+    expect((await t.request('PATCH', `/api/goals/${goalId}`, { token, body: { sendImmediately: true } })).status).toBe(409);
+  });
+
+  it('does not verify when the secret changed while the Send test was on its way', async () => {
+    const r = await receiver(204);
+    const goalId = await goalWith(r.url);
+    r.handle((_req, res) => void t.request('PUT', `/api/goals/${goalId}/secret`, { token, body: { secret: NEW_SECRET } }).then(() => res.writeHead(204).end()));
+    expect(await sendTest(goalId)).toMatchObject({ outcome: 'delivered', verified: false });
+    expect((await goalOf(goalId)).verification.verified).toBe(false);
   });
 
   it('sends to a typed, unsaved URL without verifying the saved one', async () => {

@@ -69,6 +69,26 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     expect(receiverHits).toBe(0);
   });
 
+  it('e-mails the owner of a receiver-established contract what a later report added: section types and required fields, and how to adopt them', async () => {
+    const { goalId, owner } = await seed({
+      name: 'Regional desk', origin: 'receiver',
+      report: {
+        ...MATCHING, sectionTypes: ['text', 'gallery', 'timeline'], fieldKeys: ['category', 'region', 'region_code', 'note'],
+        requiredFields: [{ key: 'region', label: 'REGION' }, { key: 'region_code', label: 'Region code' }], reportedAt: daysAgo(1),
+      },
+    });
+    await a.notices.runWeeklyNotices(NOW);
+
+    const mails = smtp.to(owner);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('Subject: Action needed for "Regional desk": the receiver reports capabilities the contract does not have');
+    expect(mails[0].text).toContain('section type "timeline"');
+    expect(mails[0].text).toContain('required field "region_code" (Region code)');
+    expect(mails[0].text).not.toMatch(/"(region|note|gallery)"/);
+    expect(mails[0].text).toContain(`PUT /api/goals/${goalId}/contract`);
+    expect(receiverHits).toBe(0);
+  });
+
   it('tells the owner of a receiver that stopped reporting the date of its last report', async () => {
     const { owner } = await seed({ origin: 'receiver', report: { ...MATCHING, reportedAt: '2026-11-13T09:30:00.000Z' } });
     await a.notices.runWeeklyNotices(NOW);

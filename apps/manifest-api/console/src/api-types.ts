@@ -89,8 +89,8 @@ export interface GoalContract {
     establishedAt: string;
     updatedAt: string;
   } | null;
-  capabilities: { kind: string; name: string; lastSource: string; firstReportedAt: string; lastReportedAt: string }[];
-  reports: { source: string; firstReportedAt: string; reportedAt: string }[];
+  capabilities: { kind: string; name: string; lastSource: string; inContract: boolean; firstReportedAt: string; lastReportedAt: string }[];
+  reports: { source: string; firstReportedAt: string; reportedAt: string; sectionTypes: string[]; blockTypes: string[]; fields: ReceiverField[] }[];
 }
 
 export type ResultState =

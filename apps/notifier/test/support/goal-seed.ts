@@ -18,7 +18,7 @@ export interface GoalSpec {
   ownerEmail?: null;
   origin?: 'manual' | 'receiver';
   contract?: Capabilities;
-  report: Capabilities & { reportedAt: string; source?: string };
+  report: Capabilities & { reportedAt: string; source?: string; requiredFields?: { key: string; label: string }[] };
 }
 
 export const MATCHING: Capabilities = { sectionTypes: ['text', 'gallery'], blockTypes: ['paragraph', 'quote'], fieldKeys: ['category', 'region'] };

@@ -16,14 +16,15 @@ export function contractTab(page: GoalPage): HTMLElement {
     card({ title: 'Reports', subtitle: 'The latest capability report of each source.' },
       reports.length === 0 ? h('p', { class: 'muted' }, 'Nothing reported yet.')
         : table(['Source', 'First report', 'Latest report'], reports.map((r) => [sourceBadge(r.source), formatDateTime(r.firstReportedAt), formatDateTime(r.reportedAt)]))),
-    card({ title: 'Capabilities reported', subtitle: 'Every section type, block type and field any report named, with when.' },
+    card({ title: 'Capabilities reported', subtitle: 'Every section type, block type and field any report named, with when. Reports never change the contract: setting it by hand (PUT /api/goals/{id}/contract) adopts new ones.' },
       capabilities.length === 0 ? h('p', { class: 'muted' }, 'No capabilities reported yet.')
-        : table(['Kind', 'Name', 'Last reported by', 'First reported', 'Last reported'], capabilities.map((c) =>
-          [c.kind, h('span', { class: 'mono' }, c.name), sourceBadge(c.lastSource), formatDateTime(c.firstReportedAt), formatDateTime(c.lastReportedAt)]))));
+        : table(['Kind', 'Name', 'In contract', 'Last reported by', 'First reported', 'Last reported'], capabilities.map((c) =>
+          [c.kind, h('span', { class: 'mono' }, c.name), c.inContract ? 'Yes' : badge('Not adopted', 'warning'), sourceBadge(c.lastSource),
+            formatDateTime(c.firstReportedAt), formatDateTime(c.lastReportedAt)]))));
 }
 
 function contractCard(contract: NonNullable<GoalContract['contract']>): HTMLElement {
-  return card({ title: 'Contract', subtitle: contract.origin === 'receiver' ? 'Established by the receiver’s first report.' : 'Set by hand; reports never change it.', testid: 'contract' },
+  return card({ title: 'Contract', subtitle: contract.origin === 'receiver' ? 'Established by the receiver’s first report; later reports never change it.' : 'Set by hand; reports never change it.', testid: 'contract' },
     dl([
       ['Origin', badge(contract.origin === 'receiver' ? 'Receiver' : 'Manual', contract.origin === 'receiver' ? 'info' : 'neutral')],
       ['Version', String(contract.version)],

@@ -43,7 +43,8 @@ export function recipientCard(page: GoalPage): HTMLElement {
     try {
       const report = await page.ctx.api.sendTest(goal.id, target);
       page.sendTest = { report, url: target ?? goal.recipientUrl ?? '' };
-      if (report.verified) page.goal = await page.ctx.api.goal(goal.id);
+      // A test of the saved URL verifies it or, failing, clears its verification and Send immediately.
+      if (target === undefined) page.goal = await page.ctx.api.goal(goal.id);
       page.render();
     } catch (error) {
       const messages = error instanceof ApiError ? error.fieldErrors() : new Map<string, string>();

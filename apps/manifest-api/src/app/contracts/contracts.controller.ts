@@ -17,7 +17,7 @@ export class ContractsController {
   constructor(private readonly contracts: ContractsService) {}
 
   @Put('target-manifest')
-  @ApiOperation({ summary: 'Receiver capability report (§4.2): establishes the contract or records new capabilities' })
+  @ApiOperation({ summary: 'Receiver capability report (§4.2): the first establishes the contract, later ones only record capabilities' })
   @ApiOkResponse({ type: ReportOutcomeView })
   @ApiProblems(404, 422, ...BODY_PROBLEMS)
   report(@WorkspaceId() workspaceId: string, @goalId() id: string, @Body() body: TargetManifestDto): Promise<ReportOutcomeView> {
@@ -30,11 +30,11 @@ export class ContractsController {
   @ApiProblems(404)
   async read(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<GoalContractView> {
     const { contract, capabilities, reports } = await this.contracts.read(workspaceId, id);
-    return { contract: contract && ContractView.of(contract), capabilities: capabilities.map(CapabilityView.of), reports: reports.map(ReportView.of) };
+    return { contract: contract && ContractView.of(contract), capabilities: capabilities.map((c) => CapabilityView.of(c, contract)), reports: reports.map(ReportView.of) };
   }
 
   @Put('contract')
-  @ApiOperation({ summary: 'Set the contract by hand (origin manual, contract.changed); reports never change it afterwards' })
+  @ApiOperation({ summary: 'Set the contract by hand, e.g. to adopt recorded capabilities (origin manual, contract.changed); reports never change it' })
   @ApiOkResponse({ type: ContractView })
   @ApiProblems(404, 422, ...BODY_PROBLEMS)
   async setManual(@WorkspaceId() workspaceId: string, @goalId() id: string, @Body() body: ManualContractDto): Promise<ContractView> {

@@ -13,7 +13,6 @@ import type { ManualContractDto } from './dto/manual-contract.dto';
 import type { ReportedFieldDto } from './dto/reported-field.dto';
 import type { TargetManifestDto } from './dto/target-manifest.dto';
 import { fieldRuleErrors, toReceiverFields } from './field-rules';
-import { canonicalJson } from '../util/canonical-json';
 import { TargetReportEntity } from './target-report.entity';
 
 export interface ReportOutcome {
@@ -31,8 +30,8 @@ function checkedFields(fields: readonly ReportedFieldDto[], slug: string): Recei
 
 /**
  * Capability reports and contracts (§1 negotiation): the first receiver report of a goal without a contract
- * establishes it; later reports record capabilities, and their fields follow a receiver-established contract
- * (never its section and block types). A manual contract is never changed by a report. No report holds a delivery back.
+ * establishes it; later reports only record capabilities, so no report holds a delivery back. A person adopts
+ * recorded capabilities by setting the contract (PUT …/contract, origin manual).
  */
 @Injectable()
 export class ContractsService {
@@ -61,19 +60,14 @@ export class ContractsService {
         ...blockTypes.map((name) => ({ kind: 'block' as const, name })),
         ...fields.map((f) => ({ kind: 'field' as const, name: f.key })),
       ], now);
-      const contract = await this.contracts.find(m, goalId);
-      const applies = source === 'receiver' && goal.channel === 'http_address' && contract?.origin !== 'manual';
-      if (applies && !contract) {
-        await this.contracts.save(m, goal, null, { origin: 'receiver', sectionTypes, blockTypes, fields }, now);
-      } else if (applies && contract && canonicalJson(contract.fields) !== canonicalJson(fields)) {
-        await this.contracts.save(m, goal, contract, { ...contract, fields }, now);
-      }
-      // Every report, changed or not: the notifier needs to know the receiver is still reporting.
+      const establishes = source === 'receiver' && goal.channel === 'http_address' && !(await this.contracts.find(m, goalId));
+      if (establishes) await this.contracts.save(m, goal, null, { origin: 'receiver', sectionTypes, blockTypes, fields }, now);
+      // Every report, changed or not: the notifier needs to know the receiver is still reporting, and what it now requires.
       await this.outbox.add(m, CapabilityReported, {
-        goalId, workspaceId, source: dto.source ?? 'plugin', sectionTypes, blockTypes,
-        fieldKeys: fields.map((f) => f.key), reportedAt: now.toISOString(),
+        goalId, workspaceId, source: dto.source ?? 'plugin', sectionTypes, blockTypes, fieldKeys: fields.map((f) => f.key),
+        requiredFields: fields.filter((f) => f.required).map((f) => ({ key: f.key, label: f.label })), reportedAt: now.toISOString(),
       }, { correlationId: goalId });
-      return { source, contractEstablished: applies && !contract, newCapabilities, appliedFields: applies };
+      return { source, contractEstablished: establishes, newCapabilities, appliedFields: establishes };
     });
   }
 

@@ -5,8 +5,12 @@ import { parseEncryptionKey, SecretBox } from '@owd/secret-box';
 import type { ManifestApiConfig } from '../manifest-api.config';
 import type { GoalEntity } from './goal.entity';
 import { GoalStore } from './goal-store.service';
+import { unverified } from './verification';
 
-/** The receiver secret: write-only, sealed at rest and in goal.changed, bound to its goal by the AAD. */
+/**
+ * The receiver secret: write-only, sealed at rest and in goal.changed, bound to its goal by the AAD. A Send test
+ * verified the URL with the old secret, so setting, changing or removing it clears the verification.
+ */
 @Injectable()
 export class GoalSecretService {
   private readonly box: SecretBox;
@@ -23,7 +27,7 @@ export class GoalSecretService {
   set(workspaceId: string, goalId: string, secret: string): Promise<GoalEntity> {
     return this.dataSource.transaction(async (m) => {
       const goal = await this.store.lock(m, workspaceId, goalId);
-      return this.store.saveChange(m, { ...goal, secretSealed: this.box.seal(secret, goal.id), secretSetAt: new Date() });
+      return this.store.saveChange(m, { ...unverified(goal), secretSealed: this.box.seal(secret, goal.id), secretSetAt: new Date() });
     });
   }
 
@@ -31,7 +35,7 @@ export class GoalSecretService {
   async clear(workspaceId: string, goalId: string): Promise<void> {
     await this.dataSource.transaction(async (m) => {
       const goal = await this.store.lock(m, workspaceId, goalId);
-      if (goal.secretSealed !== null) await this.store.saveChange(m, { ...goal, secretSealed: null, secretSetAt: null });
+      if (goal.secretSealed !== null) await this.store.saveChange(m, { ...unverified(goal), secretSealed: null, secretSetAt: null });
     });
   }
 }

@@ -13,7 +13,8 @@ export class SecretStateView {
 }
 
 export class VerificationView {
-  @ApiProperty({ description: 'A Send test to the current recipient URL was answered with 2xx' }) verified!: boolean;
+  @ApiProperty({ description: 'A Send test to the current recipient URL with the current secret was answered with 2xx; cleared by a new URL, a secret change or a failed Send test to the saved URL' })
+  verified!: boolean;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) verifiedAt!: string | null;
 }
 

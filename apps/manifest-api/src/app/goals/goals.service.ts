@@ -9,6 +9,7 @@ import { GoalEntity } from './goal.entity';
 import { goalRuleErrors } from './goal-rules';
 import { GoalStore } from './goal-store.service';
 import { TargetPolicyService } from './target-policy.service';
+import { unverified } from './verification';
 
 @Injectable()
 export class GoalsService {
@@ -62,11 +63,25 @@ export class GoalsService {
     });
   }
 
-  /** Called after a Send test got a 2xx: only the URL that is still current counts as verified. */
-  async markVerified(goalId: string, url: string, at: Date = new Date()): Promise<boolean> {
+  /**
+   * Called after a Send test got a 2xx: verification belongs to the (URL, secret) pair that was tested, so it
+   * counts only if both are still the saved ones (`sealedSecret` is the secret the test was signed with).
+   */
+  async markVerified(goalId: string, url: string, sealedSecret: string | null, at: Date = new Date()): Promise<boolean> {
     const result = await this.dataSource.getRepository(GoalEntity).update(
-      { id: goalId, recipientUrl: url, deletedAt: IsNull() }, { verifiedUrl: url, verifiedAt: at });
+      { id: goalId, recipientUrl: url, secretSealed: sealedSecret ?? IsNull(), deletedAt: IsNull() }, { verifiedUrl: url, verifiedAt: at });
     return (result.affected ?? 0) > 0;
+  }
+
+  /** Called after a Send test to the saved URL failed: it is not verified any more, and Send immediately goes off. */
+  async clearVerification(workspaceId: string, goalId: string, url: string): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const goal = await this.store.lock(m, workspaceId, goalId);
+      if (goal.recipientUrl !== url) return;
+      // Send immediately is in goal.changed, the verification is not: only the first needs a new version.
+      if (goal.sendImmediately) await this.store.saveChange(m, unverified(goal));
+      else if (goal.verifiedUrl !== null) await m.getRepository(GoalEntity).update({ id: goalId }, { verifiedUrl: null, verifiedAt: null });
+    });
   }
 
   private async contractFields(m: EntityManager, goalId: string) {
@@ -85,12 +100,8 @@ function applySettings(goal: GoalEntity, dto: UpdateGoalDto): GoalEntity {
   for (const [key, value] of Object.entries(dto) as [keyof UpdateGoalDto, unknown][]) {
     if (value !== undefined) Object.assign(next, { [key]: key === 'name' && typeof value === 'string' ? value.trim() : value });
   }
-  if (next.recipientUrl !== goal.recipientUrl) {
-    next.verifiedUrl = null;
-    next.verifiedAt = null;
-    if (dto.sendImmediately === undefined) next.sendImmediately = false;
-  }
-  return next;
+  // Send immediately asked for in the same PATCH is kept, so that the verification check refuses it (409).
+  return next.recipientUrl === goal.recipientUrl ? next : { ...unverified(next), sendImmediately: dto.sendImmediately ?? false };
 }
 
 function sameSettings(a: GoalEntity, b: GoalEntity): boolean {

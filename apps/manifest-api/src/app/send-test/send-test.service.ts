@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { sendAttempt } from '@owd/http-delivery';
 import { buildPayload } from '@owd/payload';
 import { buildDeliveryHeaders } from '@owd/signer';
+import type { GoalEntity } from '../goals/goal.entity';
 import { GoalSecretService } from '../goals/goal-secret.service';
 import { GoalStore } from '../goals/goal-store.service';
 import { GoalsService } from '../goals/goals.service';
@@ -17,7 +18,8 @@ import type { SendTestReportView } from './send-test.views';
 /**
  * Send test (§1): one sample event over the same route as a real delivery — address restriction at save
  * and at connect time, signer, §2.1 headers, 30 s limit, no redirects — to the saved or a typed URL,
- * whatever the delivery mode. A 2xx from the saved URL verifies it (Send immediately may then be switched on).
+ * whatever the delivery mode. A 2xx from the saved URL verifies it with the saved secret (Send immediately may then
+ * be switched on); a failure of the saved URL clears that verification.
  */
 @Injectable()
 export class SendTestService implements OnApplicationShutdown {
@@ -43,6 +45,7 @@ export class SendTestService implements OnApplicationShutdown {
     const verdict = await this.targets.check(url);
     if (!verdict.ok) {
       targetPolicyMetrics.refused.inc({ rule: verdict.rule, action: 'send_test' });
+      await this.record(workspaceId, goal, url, false);
       return { outcome: 'refused', sent: false, request: null, response: null, durationMs: 0, errorClass: 'address_refused',
         errorMessage: verdict.reason, rule: verdict.rule, address: verdict.address ?? null, verified: false };
     }
@@ -53,7 +56,7 @@ export class SendTestService implements OnApplicationShutdown {
     const attempt = await sendAttempt({ url, body, headers, dispatcher: this.agent, timeoutMs: this.timeoutMs });
     if (attempt.refusedRule) targetPolicyMetrics.refused.inc({ rule: attempt.refusedRule, action: 'send_test' });
 
-    const verified = attempt.outcome === 'delivered' && url === goal.recipientUrl && (await this.goals.markVerified(goal.id, url));
+    const verified = await this.record(workspaceId, goal, url, attempt.outcome === 'delivered');
     const shown = { ...headers };
     if (shown['Authorization']) shown['Authorization'] = 'Bearer [secret]';
     return {
@@ -69,6 +72,14 @@ export class SendTestService implements OnApplicationShutdown {
       address: null,
       verified,
     };
+  }
+
+  /** Only a test of the saved URL counts: a 2xx verifies it with the secret it was signed with, a failure un-verifies it. */
+  private async record(workspaceId: string, goal: GoalEntity, url: string, delivered: boolean): Promise<boolean> {
+    if (url !== goal.recipientUrl) return false;
+    if (delivered) return this.goals.markVerified(goal.id, url, goal.secretSealed);
+    await this.goals.clearVerification(workspaceId, goal.id, url);
+    return false;
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -25,6 +25,6 @@ export class SendTestReportView {
   @ApiPropertyOptional({ nullable: true }) errorMessage!: string | null;
   @ApiPropertyOptional({ nullable: true, description: 'Address-restriction rule that refused the target' }) rule!: string | null;
   @ApiPropertyOptional({ nullable: true, description: 'The address the rule refused' }) address!: string | null;
-  @ApiProperty({ description: 'True when this test verified the saved recipient URL (Send immediately may be switched on)' })
+  @ApiProperty({ description: 'True when this test verified the saved recipient URL with the saved secret (Send immediately may be switched on); a failed test of the saved URL clears its verification' })
   verified!: boolean;
 }

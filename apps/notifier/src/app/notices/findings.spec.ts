@@ -17,6 +17,7 @@ function state(overrides: Partial<GoalCheckState> = {}): GoalCheckState {
       sectionTypes: ['text', 'gallery'],
       blockTypes: ['paragraph', 'quote', 'table'],
       fieldKeys: ['category', 'region'],
+      requiredFields: [{ key: 'region', label: 'Region' }],
       reportedAt: new Date('2026-11-22T08:00:00Z'),
     },
     ...overrides,
@@ -36,10 +37,27 @@ describe('findFindings', () => {
     });
   });
 
-  it('does not check a contract the receiver established', () => {
+  it('does not list what a receiver-established contract has and the receiver stopped reporting', () => {
     const s = state();
     if (s.contract) s.contract = { ...s.contract, origin: 'receiver' };
-    s.report = { ...s.report, sectionTypes: [], blockTypes: [], fieldKeys: [] };
+    s.report = { ...s.report, sectionTypes: [], blockTypes: [], fieldKeys: [], requiredFields: [] };
+    expect(findFindings(s, now, 7)).toBeNull();
+  });
+
+  it('lists the section types, block types and required fields a later receiver report added to a receiver-established contract', () => {
+    const s = state();
+    if (s.contract) s.contract = { ...s.contract, origin: 'receiver' };
+    s.report = {
+      ...s.report, sectionTypes: ['text', 'timeline'], fieldKeys: ['category', 'region', 'desk', 'note'],
+      requiredFields: [{ key: 'region', label: 'Region' }, { key: 'desk', label: 'Desk' }],
+    };
+    expect(findFindings(s, now, 7)).toEqual({ drift: { sectionTypes: ['timeline'], blockTypes: ['table'], requiredFields: [{ key: 'desk', label: 'Desk' }] } });
+  });
+
+  it('does not take a plugin report as drift of a receiver-established contract', () => {
+    const s = state();
+    if (s.contract) s.contract = { ...s.contract, origin: 'receiver' };
+    s.report = { ...s.report, source: 'wordpress', sectionTypes: ['timeline'], requiredFields: [{ key: 'desk', label: 'Desk' }] };
     expect(findFindings(s, now, 7)).toBeNull();
   });
 

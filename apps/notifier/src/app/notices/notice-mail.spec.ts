@@ -31,6 +31,29 @@ describe('composeNotice', () => {
     expect(mail.text).toContain(`PUT /api/goals/${base.goalId}/target-manifest`);
   });
 
+  it('names what a later receiver report added to a receiver-established contract and how to adopt it', () => {
+    const mail = composeNotice({
+      ...base,
+      findings: { drift: { sectionTypes: ['timeline'], blockTypes: [], requiredFields: [{ key: 'region', label: 'Region' }] } },
+    });
+    expect(mail.subject).toBe('Action needed for "Daily news": the receiver reports capabilities the contract does not have');
+    expect(mail.text).toContain('section type "timeline"');
+    expect(mail.text).toContain('required field "region" (Region)');
+    expect(mail.text).toContain('Deliveries are not held back');
+    expect(mail.text).toContain(`with PUT /api/goals/${base.goalId}/contract`);
+  });
+
+  it('names new capabilities and a stale receiver in one subject', () => {
+    const mail = composeNotice({
+      ...base,
+      findings: {
+        drift: { sectionTypes: ['timeline'], blockTypes: [], requiredFields: [] },
+        stale: { lastReportedAt: '2026-11-13T08:00:00.000Z', afterDays: 7 },
+      },
+    });
+    expect(mail.subject).toBe('Action needed for "Daily news": new receiver capabilities and receiver not reporting');
+  });
+
   it('has one subject for both findings', () => {
     const mail = composeNotice({
       ...base,

@@ -37,14 +37,40 @@ export function noticeMessageId(goalId: string, week: string, senderDomain: stri
   return `<notice.${goalId}.${week}@${senderDomain}>`;
 }
 
+type FindingKind = keyof NoticeFindings;
+
+const KINDS: readonly FindingKind[] = ['mismatch', 'drift', 'stale'];
+const ALONE: Record<FindingKind, string> = {
+  mismatch: 'the contract uses types the receiver no longer reports',
+  drift: 'the receiver reports capabilities the contract does not have',
+  stale: 'the receiver stopped reporting its capabilities',
+};
+const TOGETHER: Record<FindingKind, string> = { mismatch: 'contract mismatch', drift: 'new receiver capabilities', stale: 'receiver not reporting' };
+
 function subjectOf(name: string, findings: NoticeFindings): string {
-  if (findings.mismatch && findings.stale) return `Action needed for "${name}": contract mismatch and receiver not reporting`;
-  if (findings.mismatch) return `Action needed for "${name}": the contract uses types the receiver no longer reports`;
-  return `Action needed for "${name}": the receiver stopped reporting its capabilities`;
+  const kinds = KINDS.filter((k) => findings[k]);
+  const what = kinds.length === 1 ? ALONE[kinds[0]] : kinds.map((k) => TOGETHER[k]).join(' and ');
+  return `Action needed for "${name}": ${what}`;
+}
+
+function driftParagraph(goalId: string, drift: NonNullable<NoticeFindings['drift']>): Paragraph {
+  return {
+    lead: 'The receiver established the content contract of this goal, and its latest report names these capabilities the contract does not have:',
+    items: [
+      ...drift.sectionTypes.map((t) => `section type "${t}"`),
+      ...drift.blockTypes.map((t) => `content element (block type) "${t}"`),
+      ...drift.requiredFields.map((f) => `required field "${f.key}" (${f.label})`),
+    ],
+    advice:
+      'Deliveries are not held back: later reports are only recorded. Until you adopt these capabilities, such sections are sent in their ' +
+      'fallback form and the new fields are not sent. What to change: to adopt them, send the receiver\'s latest report (listed under "reports" ' +
+      `by GET /api/goals/${goalId}/contract) as the contract with PUT /api/goals/${goalId}/contract. After that, a result without a value ` +
+      'for a new required field waits in Needs approval: set a default for it in the goal, or a value per result.',
+  };
 }
 
 function paragraphs(input: NoticeMailInput): Paragraph[] {
-  const { mismatch, stale } = input.findings;
+  const { mismatch, drift, stale } = input.findings;
   const out: Paragraph[] = [];
   if (mismatch) {
     out.push({
@@ -59,6 +85,7 @@ function paragraphs(input: NoticeMailInput): Paragraph[] {
         'Until then, a section the receiver cannot render is sent in its fallback form, as plain content blocks.',
     });
   }
+  if (drift) out.push(driftParagraph(input.goalId, drift));
   if (stale) {
     out.push({
       lead: `The receiver has not reported its capabilities for more than ${stale.afterDays} days:`,

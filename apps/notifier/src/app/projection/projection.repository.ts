@@ -16,11 +16,12 @@ interface CheckRow {
   sections: string[];
   blocks: string[];
   field_keys: string[];
+  required_fields: ContractField[];
   reported_at: Date;
 }
 
 /**
- * The notifier's own copy of goals, contracts and the latest capability report per goal.
+ * The notifier's own copy of goals, contracts and the latest capability report per goal (with its required fields).
  * Writes run in the consumer's transaction; an older snapshot never overwrites a newer one.
  */
 @Injectable()
@@ -41,14 +42,15 @@ export class ProjectionRepository {
   }
 
   async saveReport(manager: EntityManager, p: CapabilityReportedPayload): Promise<void> {
+    const requiredFields = (p.requiredFields ?? []).map((f) => ({ key: f.key, label: f.label }));
     await manager.query(
-      `INSERT INTO capabilities (goal_id, workspace_id, source, section_types, block_types, field_keys, reported_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO capabilities (goal_id, workspace_id, source, section_types, block_types, field_keys, required_fields, reported_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (goal_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, source = EXCLUDED.source,
          section_types = EXCLUDED.section_types, block_types = EXCLUDED.block_types,
-         field_keys = EXCLUDED.field_keys, reported_at = EXCLUDED.reported_at
+         field_keys = EXCLUDED.field_keys, required_fields = EXCLUDED.required_fields, reported_at = EXCLUDED.reported_at
        WHERE capabilities.reported_at <= EXCLUDED.reported_at`,
-      [p.goalId, p.workspaceId, p.source, p.sectionTypes, p.blockTypes, p.fieldKeys, p.reportedAt],
+      [p.goalId, p.workspaceId, p.source, p.sectionTypes, p.blockTypes, p.fieldKeys, JSON.stringify(requiredFields), p.reportedAt],
     );
   }
 
@@ -68,7 +70,7 @@ export class ProjectionRepository {
     const rows: CheckRow[] = await this.dataSource.query(
       `SELECT cap.goal_id, g.name, g.owner_email, g.deleted, c.origin, c.section_types AS contract_sections,
               c.block_types AS contract_blocks, c.fields AS contract_fields, cap.source, cap.section_types AS sections,
-              cap.block_types AS blocks, cap.field_keys, cap.reported_at
+              cap.block_types AS blocks, cap.field_keys, cap.required_fields, cap.reported_at
          FROM capabilities cap
          LEFT JOIN contracts c ON c.goal_id = cap.goal_id
          LEFT JOIN goals g ON g.goal_id = cap.goal_id
@@ -83,7 +85,9 @@ export class ProjectionRepository {
       contract: r.origin === null ? null : {
         origin: r.origin, sectionTypes: r.contract_sections ?? [], blockTypes: r.contract_blocks ?? [], fields: r.contract_fields ?? [],
       },
-      report: { source: r.source, sectionTypes: r.sections, blockTypes: r.blocks, fieldKeys: r.field_keys, reportedAt: r.reported_at },
+      report: {
+        source: r.source, sectionTypes: r.sections, blockTypes: r.blocks, fieldKeys: r.field_keys, requiredFields: r.required_fields, reportedAt: r.reported_at,
+      },
     }));
   }
 }

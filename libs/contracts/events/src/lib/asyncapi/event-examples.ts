@@ -54,7 +54,7 @@ export const EVENT_EXAMPLES: readonly EventExample[] = [
   }),
   example(CapabilityReported, {
     goalId, workspaceId, source: 'receiver', sectionTypes: ['text', 'quote'], blockTypes: ['paragraph'],
-    fieldKeys: ['category'], reportedAt: '2026-11-20T10:00:00.000Z',
+    fieldKeys: ['category'], requiredFields: [{ key: 'category', label: 'Category' }], reportedAt: '2026-11-20T10:00:00.000Z',
   }),
   example(DeliveryRequested, {
     deliveryId, resultId, goalId, revision: 2, bodyBase64: Buffer.from(body).toString('base64'),

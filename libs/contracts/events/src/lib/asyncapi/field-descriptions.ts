@@ -36,6 +36,7 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
   },
   CapabilityReportedPayload: {
     source: '`receiver` for an HTTP-address receiver; anything else is a plugin report (spec §2.4).',
+    requiredFields: "The report's required fields (key and label), so the weekly notice can name new ones the contract lacks; optional so older producers stay valid.",
     reportedAt: 'When the report arrived at manifest-api (ISO 8601).',
   },
   DeliveryRequestedPayload: {

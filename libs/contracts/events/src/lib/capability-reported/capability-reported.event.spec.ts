@@ -31,10 +31,16 @@ describe('capability.reported', () => {
     }
   });
 
+  it('accepts a report with its required fields, and one from an older producer without them', () => {
+    expect(parse({ ...report, requiredFields: [{ key: 'region', label: 'Region' }] }).ok).toBe(true);
+    expect(parse(report).ok).toBe(true);
+  });
+
   it.each([
     ['a reportedAt that is not ISO 8601', { reportedAt: 'yesterday' }, /reportedAt/],
     ['an empty source', { source: '' }, /source/],
     ['a non-string field key', { fieldKeys: [1] }, /fieldKeys/],
+    ['a required field without a label', { requiredFields: [{ key: 'region' }] }, /requiredFields/],
   ])('rejects %s', (_name, change, reason) => {
     expect(parse({ ...report, ...change })).toMatchObject({ ok: false, reason: expect.stringMatching(reason) });
   });

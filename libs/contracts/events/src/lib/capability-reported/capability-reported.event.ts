@@ -1,6 +1,13 @@
-import { IsArray, IsDateString, IsString, IsUUID, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsArray, IsDateString, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
+
+/** A required field a report named: enough for the weekly notice to name it. */
+export class ReportedRequiredField {
+  @Matches(/^[a-z0-9_]+$/) @MaxLength(40) key!: string;
+  @IsString() label!: string;
+}
 
 /** A receiver (or plugin) reported what it can render; emitted on every report, even an unchanged one. */
 export class CapabilityReportedPayload {
@@ -11,6 +18,9 @@ export class CapabilityReportedPayload {
   @IsArray() @IsString({ each: true }) sectionTypes!: string[];
   @IsArray() @IsString({ each: true }) blockTypes!: string[];
   @IsArray() @IsString({ each: true }) fieldKeys!: string[];
+  /** The report's required fields; optional so older producers stay valid. */
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ReportedRequiredField)
+  requiredFields?: ReportedRequiredField[];
   /** When the report arrived at manifest-api (ISO 8601). */
   @IsDateString({ strict: true }) reportedAt!: string;
 }
