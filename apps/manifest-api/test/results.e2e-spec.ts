@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DeliveryAttempted, DeliveryRequested, ResultStatusChanged, TOPICS, type DeliveryAttemptedPayload, type DeliveryRetryRequestedPayload, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload, ResultRevised } from '@owd/events';
+import { DeliveryAttempted, ResultStatusChanged, TOPICS, type DeliveryAttemptedPayload, type DeliveryRetryRequestedPayload, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload, ResultRevised } from '@owd/events';
 import { EventProducer } from '@owd/kafka';
 import { waitFor } from '@owd/testing';
 import { articleContent, NEW_ARTICLE } from './support/fixtures';
@@ -117,8 +117,8 @@ describe('manifest-api results', () => {
     const retryTooEarly = await t.request('POST', `/api/results/${resultId}/retry`, { token });
     expect(retryTooEarly.status).toBe(409);
 
-    await producer.emit(DeliveryRequested, { deliveryId, resultId, goalId, revision: 1, bodyBase64: 'e30=', bodySha256: 'a'.repeat(64), executedAt: '2026-11-21T10:00:00.000Z', reason: 'first' }, { correlationId: resultId });
-    expect((await until('delivering')).body.state.deliveryId).toBe(deliveryId);
+    await producer.emit(ResultStatusChanged, { resultId, goalId, revision: 1, status: 'queued', reason: 'approved', missingFields: [], deliveryId }, { correlationId: resultId });
+    expect((await until('queued')).body.state.deliveryId).toBe(deliveryId);
 
     const endedAt = new Date(Date.now() + 30_000).toISOString();
     await producer.emit(DeliveryAttempted, attempt(1, { endedAt }), { correlationId: resultId });

@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  DeliveryAttempted, DeliveryRequested, ResultStatusChanged,
-  type DeliveryAttemptedPayload, type DeliveryRequestedPayload, type EventEnvelope, type ResultStatusChangedPayload,
+  DeliveryAttempted, ResultStatusChanged,
+  type DeliveryAttemptedPayload, type EventEnvelope, type ResultStatusChangedPayload,
 } from '@owd/events';
 import { MessagingService } from '@owd/kafka';
 import { DeliveryAttemptEntity } from '../results/delivery-attempt.entity';
 import { ResultEntity } from '../results/result.entity';
 import { RevisionLearner } from './revision-learner.service';
-import { onDeliveryAttempted, onDeliveryRequested, onStatusChanged, type ProjectedState } from './state-transitions';
+import { onDeliveryAttempted, onStatusChanged, type ProjectedState } from './state-transitions';
 
 export const RESULT_STATE_GROUP = 'manifest-api.result-state';
 
@@ -29,10 +29,11 @@ export class ResultStateProjector {
   constructor(messaging: MessagingService, private readonly revisions: RevisionLearner) {
     messaging.consume({
       groupId: RESULT_STATE_GROUP,
-      events: [ResultStatusChanged, DeliveryRequested, DeliveryAttempted],
+      // Not delivery.requested: `queued` on result.status already says the frozen bytes went to the dispatcher.
+      events: [ResultStatusChanged, DeliveryAttempted],
       handle: (envelope, manager) => this.handle(envelope, manager),
-      // Three topics: let each of their partitions (3 apiece by default) progress on its own.
-      partitionsConsumedConcurrently: 9,
+      // Two topics: let each of their partitions (3 apiece by default) progress on its own.
+      partitionsConsumedConcurrently: 6,
     });
   }
 
@@ -48,7 +49,6 @@ export class ResultStateProjector {
       await this.revisions.learn(manager, result, envelope as EventEnvelope<ResultStatusChangedPayload>);
       next = onStatusChanged(result, envelope.payload as ResultStatusChangedPayload);
     }
-    if (envelope.type === DeliveryRequested.type) next = onDeliveryRequested(result, envelope.payload as DeliveryRequestedPayload);
     if (envelope.type === DeliveryAttempted.type) {
       const attempt = envelope.payload as DeliveryAttemptedPayload;
       await this.recordAttempt(manager, attempt);

@@ -1,5 +1,5 @@
 import type { DeliveryAttemptedPayload } from '@owd/events';
-import { onDeliveryAttempted, onDeliveryRequested, onStatusChanged, type ProjectedState } from './state-transitions';
+import { onDeliveryAttempted, onStatusChanged, type ProjectedState } from './state-transitions';
 
 const D1 = '5b0f4c5e-8d7a-4a59-9a40-0d4f1f7c2a11';
 const received: ProjectedState = { state: 'received', stateRevision: 1, stateReason: null, missingFields: [], deliveryId: null, nextAttemptAt: null, lastError: null };
@@ -20,11 +20,10 @@ describe('result state transitions', () => {
     expect(onDeliveryAttempted(at2, attempt({ outcome: 'delivered', final: true }))).toBeNull();
   });
 
-  it('does not let a late readiness event or delivery request undo delivery news of the same revision', () => {
+  it('does not let a late readiness event undo delivery news of the same revision', () => {
     const delivered = onDeliveryAttempted(received, attempt({ outcome: 'delivered', status: 200, final: true })) as ProjectedState;
     expect(delivered.state).toBe('delivered');
     expect(onStatusChanged(delivered, status(1, 'queued'))).toBeNull();
-    expect(onDeliveryRequested(delivered, { deliveryId: D1, resultId: 'res_1', goalId: 'g', revision: 1, bodyBase64: '', bodySha256: '', executedAt: '', reason: 'first' })).toBeNull();
   });
 
   it('walks retriable attempts to failed with the last error', () => {
@@ -38,9 +37,5 @@ describe('result state transitions', () => {
   it('marks a 4xx as a permanent failure and a 409 with a revision as a re-send', () => {
     expect(onDeliveryAttempted(received, attempt({ status: 401, outcome: 'permanent', final: true }))?.state).toBe('failed');
     expect(onDeliveryAttempted(received, attempt({ status: 409, outcome: 'conflict', conflictRevision: 4, final: true }))).toMatchObject({ state: 'delivering', stateReason: expect.stringMatching(/revision 4/) });
-  });
-
-  it('ignores Send test deliveries', () => {
-    expect(onDeliveryRequested(received, { deliveryId: D1, resultId: 'res_1', goalId: 'g', revision: 1, bodyBase64: '', bodySha256: '', executedAt: '', reason: 'send-test' })).toBeNull();
   });
 });

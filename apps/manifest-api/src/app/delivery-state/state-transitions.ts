@@ -1,4 +1,4 @@
-import type { DeliveryAttemptedPayload, DeliveryRequestedPayload, ResultStatusChangedPayload } from '@owd/events';
+import type { DeliveryAttemptedPayload, ResultStatusChangedPayload } from '@owd/events';
 import type { LastError, ResultEntity, ResultState } from '../results/result.entity';
 
 export type ProjectedState = Pick<ResultEntity,
@@ -9,7 +9,7 @@ const BEFORE_DELIVERY: readonly ResultState[] = ['received', 'needs_approval', '
 const beforeDelivery = (s: ProjectedState) => BEFORE_DELIVERY.includes(s.state);
 
 /**
- * The three topics are not ordered among each other, so each transition checks the revision it is about:
+ * The two topics are not ordered with each other, so each transition checks the revision it is about:
  * older revisions never move the state, and within a revision delivery news outranks readiness news.
  */
 export function onStatusChanged(s: ProjectedState, e: ResultStatusChangedPayload): ProjectedState | null {
@@ -18,12 +18,6 @@ export function onStatusChanged(s: ProjectedState, e: ResultStatusChangedPayload
     state: e.status, stateRevision: e.revision, stateReason: e.reason, missingFields: e.missingFields,
     deliveryId: e.deliveryId ?? null, nextAttemptAt: null, lastError: null,
   };
-}
-
-export function onDeliveryRequested(s: ProjectedState, e: DeliveryRequestedPayload): ProjectedState | null {
-  if (e.reason === 'send-test' || e.revision < s.stateRevision) return null;
-  if (e.revision === s.stateRevision && !beforeDelivery(s) && s.deliveryId === e.deliveryId) return null;
-  return { state: 'delivering', stateRevision: e.revision, stateReason: null, missingFields: [], deliveryId: e.deliveryId, nextAttemptAt: null, lastError: null };
 }
 
 export function lastErrorOf(e: DeliveryAttemptedPayload): LastError {

@@ -63,7 +63,7 @@ export const TOPIC_ROLES: Readonly<Record<TopicName, TopicRole>> = {
   },
   [TOPICS.DELIVERY_REQUESTED]: {
     producer: 'payload-builder',
-    consumers: [{ service: 'dispatcher' }, { service: 'manifest-api' }],
+    consumers: [{ service: 'dispatcher' }],
     audience: 'internal',
     summary: 'The frozen payload bytes of one revision, ready to send; every attempt sends exactly these bytes.',
   },
