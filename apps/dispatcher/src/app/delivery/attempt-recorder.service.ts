@@ -1,14 +1,15 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
 import { DeliveryAttempted, type DeliveryAttemptedPayload } from '@owd/events';
 import type { AttemptResult } from '@owd/http-delivery';
-import { Outbox } from '@owd/kafka';
+import { captureTraceContext, Outbox } from '@owd/kafka';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 import { settleAttempt, type Settlement } from './retry-policy';
-import type { StoredDelivery } from './delivery.repository';
 import type { ClaimedWork } from './work-queue.repository';
 
 const S = '"dispatcher"';
+/** Most attempts recorded in one transaction. */
+const MAX_BATCH = 200;
 
 /** When an attempt started and ended, by the dispatcher's clock. */
 export interface AttemptTimes {
@@ -21,72 +22,141 @@ export interface RecordedAttempt {
   settlement: Settlement;
 }
 
+interface Pending {
+  work: ClaimedWork;
+  result: AttemptResult;
+  times: AttemptTimes;
+  trace: Record<string, string>;
+  done: (recorded: RecordedAttempt | null) => void;
+  failed: (err: unknown) => void;
+}
+
 /** PostgreSQL text cannot hold NUL; a receiver's bytes must never make the record fail (and the attempt repeat). */
 function storable(text: string | null): string | null {
   return text === null ? null : text.replaceAll('\u0000', '\uFFFD');
 }
 
 /**
- * Ends an attempt in ONE transaction: the attempt row, the delivery's new state, the public
- * `delivery.attempted` event (outbox) and the removal of the work row. Only the holder of the
- * claim may do it; if the lease was lost, nothing is written and the new holder's attempt counts.
+ * Ends attempts in ONE transaction each batch: the attempt rows, the deliveries' new state, the public
+ * `delivery.attempted` events (outbox) and the removal of the work rows, each a single set-based statement
+ * whatever the batch size. Attempts that end while a batch is being written form the next batch (group
+ * commit: no waiting when the dispatcher is quiet). Only the holder of a claim may record its attempt; if the
+ * lease was lost, nothing is written for it and the new holder's attempt counts. A batch that fails is
+ * written again attempt by attempt, so one bad record never makes the others' attempts repeat.
  */
 @Injectable()
 export class AttemptRecorder {
+  private readonly logger = new Logger(AttemptRecorder.name);
+  private queue: Pending[] = [];
+  private flushing = false;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
   ) {}
 
-  async record(work: ClaimedWork, delivery: StoredDelivery, result: AttemptResult, times: AttemptTimes): Promise<RecordedAttempt | null> {
-    const { attemptedAt, endedAt } = times;
-    return this.dataSource.transaction(async (manager) => {
-      // TypeORM answers a DELETE … RETURNING with [rows, affected].
-      const [owned]: [unknown[], number] = await manager.query(
-        `DELETE FROM ${S}.attempts_due WHERE delivery_id = $1 AND claim_token = $2 RETURNING delivery_id`,
-        [work.deliveryId, work.claimToken],
-      );
-      if (owned.length === 0) return null;
-      const settlement = settleAttempt(result.outcome, work.attempt, endedAt, this.settings.retryDelaysMs);
-      const payload: DeliveryAttemptedPayload = {
-        deliveryId: delivery.deliveryId,
-        resultId: delivery.resultId,
-        goalId: delivery.goalId,
-        revision: delivery.revision,
-        attempt: work.attempt,
-        targetHost: result.targetHost,
-        status: result.status,
-        durationMs: result.durationMs,
-        outcome: result.outcome,
-        errorClass: result.errorClass,
-        errorMessage: storable(result.errorMessage),
-        attemptedAt: attemptedAt.toISOString(),
-        endedAt: endedAt.toISOString(),
-        nextAttemptAt: settlement.nextAttemptAt?.toISOString() ?? null,
-        conflictRevision: result.conflictRevision,
-        final: settlement.final,
-      };
-      const envelope = await this.outbox.add(manager, DeliveryAttempted, payload, {
-        correlationId: delivery.correlationId,
-        causationId: work.causationId,
-      });
-      await manager.query(
-        `INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
-           error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-        [
-          delivery.deliveryId, work.series, work.attempt, attemptedAt, result.durationMs, result.targetHost, result.status,
-          result.outcome, result.errorClass, payload.errorMessage, result.conflictRevision, settlement.nextAttemptAt,
-          settlement.final, storable(result.body), result.bodyTruncated, envelope.eventId,
-        ],
-      );
-      await manager.query(
-        `UPDATE ${S}.deliveries SET status = $2, last_attempt = $3, last_outcome = $4, next_attempt_at = $5, updated_at = now()
-          WHERE delivery_id = $1`,
-        [delivery.deliveryId, settlement.status, work.attempt, result.outcome, settlement.nextAttemptAt],
-      );
-      return { payload, settlement };
+  record(work: ClaimedWork, result: AttemptResult, times: AttemptTimes): Promise<RecordedAttempt | null> {
+    return new Promise((done, failed) => {
+      // The trace the attempt ran in: its delivery.attempted event continues it, whichever attempt starts the batch.
+      this.queue.push({ work, result, times, trace: captureTraceContext(), done, failed });
+      if (!this.flushing) void this.flush();
     });
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      try {
+        const recorded = await this.dataSource.transaction((manager) => this.write(manager, batch));
+        batch.forEach((p, i) => p.done(recorded[i]));
+      } catch (err) {
+        if (batch.length > 1) this.logger.warn({ msg: 'recording a batch of attempts failed; recording them one by one', attempts: batch.length, err: (err as Error).message });
+        for (const p of batch) {
+          await this.dataSource.transaction((manager) => this.write(manager, [p])).then(([r]) => p.done(r), p.failed);
+        }
+      }
+    }
+    this.flushing = false;
+  }
+
+  private async write(manager: EntityManager, batch: readonly Pending[]): Promise<(RecordedAttempt | null)[]> {
+    // TypeORM answers a DELETE … RETURNING with [rows, affected].
+    const [released]: [{ delivery_id: string }[], number] = await manager.query(
+      `DELETE FROM ${S}.attempts_due w USING unnest($1::uuid[], $2::uuid[]) AS c(delivery_id, claim_token)
+        WHERE w.delivery_id = c.delivery_id AND w.claim_token = c.claim_token RETURNING w.delivery_id`,
+      [batch.map((p) => p.work.deliveryId), batch.map((p) => p.work.claimToken)],
+    );
+    const owned = new Set(released.map((r) => r.delivery_id));
+    const mine = batch.filter((p) => owned.has(p.work.deliveryId.toLowerCase()));
+    const recorded = new Map(mine.map((p) => [p, this.settle(p)] as const));
+    if (mine.length > 0) {
+      const envelopes = await this.outbox.addMany(manager, DeliveryAttempted, mine.map((p) => ({
+        payload: (recorded.get(p) as RecordedAttempt).payload,
+        context: { correlationId: p.work.delivery.correlationId, causationId: p.work.causationId },
+        trace: p.trace,
+      })));
+      await this.insertAttempts(manager, mine, recorded, envelopes.map((e) => e.eventId));
+      await this.updateDeliveries(manager, mine, recorded);
+    }
+    return batch.map((p) => recorded.get(p) ?? null);
+  }
+
+  private settle({ work, result, times }: Pending): RecordedAttempt {
+    const { delivery } = work;
+    const settlement = settleAttempt(result.outcome, work.attempt, times.endedAt, this.settings.retryDelaysMs);
+    const payload: DeliveryAttemptedPayload = {
+      deliveryId: delivery.deliveryId,
+      resultId: delivery.resultId,
+      goalId: delivery.goalId,
+      revision: delivery.revision,
+      attempt: work.attempt,
+      targetHost: result.targetHost,
+      status: result.status,
+      durationMs: result.durationMs,
+      outcome: result.outcome,
+      errorClass: result.errorClass,
+      errorMessage: storable(result.errorMessage),
+      attemptedAt: times.attemptedAt.toISOString(),
+      endedAt: times.endedAt.toISOString(),
+      nextAttemptAt: settlement.nextAttemptAt?.toISOString() ?? null,
+      conflictRevision: result.conflictRevision,
+      final: settlement.final,
+    };
+    return { payload, settlement };
+  }
+
+  private async insertAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): Promise<void> {
+    const column = <T>(pick: (p: Pending, r: RecordedAttempt) => T) => mine.map((p) => pick(p, recorded.get(p) as RecordedAttempt));
+    await manager.query(
+      `INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
+         error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[],
+         $9::text[], $10::text[], $11::bigint[], $12::timestamptz[], $13::boolean[], $14::text[], $15::boolean[], $16::uuid[])`,
+      [
+        column((p) => p.work.delivery.deliveryId), column((p) => p.work.series), column((p) => p.work.attempt),
+        column((p) => p.times.attemptedAt), column((p) => p.result.durationMs), column((p) => p.result.targetHost),
+        column((p) => p.result.status), column((p) => p.result.outcome), column((p) => p.result.errorClass),
+        column((_, r) => r.payload.errorMessage), column((p) => p.result.conflictRevision), column((_, r) => r.settlement.nextAttemptAt),
+        column((_, r) => r.settlement.final), column((p) => storable(p.result.body)), column((p) => p.result.bodyTruncated), eventIds,
+      ],
+    );
+  }
+
+  private async updateDeliveries(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>): Promise<void> {
+    // One row per delivery: a delivery has one claim at a time, so batches of replicas never touch the same rows.
+    const rows = mine;
+    const settled = (p: Pending) => (recorded.get(p) as RecordedAttempt).settlement;
+    await manager.query(
+      `UPDATE ${S}.deliveries d SET status = u.status, last_attempt = u.attempt, last_outcome = u.outcome,
+         next_attempt_at = u.next_attempt_at, updated_at = now()
+         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) AS u(delivery_id, status, attempt, outcome, next_attempt_at)
+        WHERE d.delivery_id = u.delivery_id`,
+      [
+        rows.map((p) => p.work.delivery.deliveryId), rows.map((p) => settled(p).status), rows.map((p) => p.work.attempt),
+        rows.map((p) => p.result.outcome), rows.map((p) => settled(p).nextAttemptAt),
+      ],
+    );
   }
 }

@@ -5,7 +5,7 @@ import { SecretBox } from '@owd/secret-box';
 import { ADDRESS_RESOLVER } from './address-resolver';
 import { AttemptSender } from './attempt-sender.service';
 import { CLOCK } from './clock';
-import type { GoalSettings, StoredDelivery } from './delivery.repository';
+import type { GoalSettings, StoredDelivery } from './attempt-input';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 
 const settings: DeliverySettings = {

@@ -9,7 +9,7 @@ import { ADDRESS_RESOLVER } from './address-resolver';
 import { describeTarget } from './attempt-span';
 import { CLOCK, type Clock } from './clock';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
-import type { GoalSettings, StoredDelivery } from './delivery.repository';
+import type { GoalSettings, StoredDelivery } from './attempt-input';
 
 /** Names the goal of a test-mode delivery at the development sink (it receives every goal's). */
 export const DEV_SINK_GOAL_HEADER = 'X-SH-Goal';

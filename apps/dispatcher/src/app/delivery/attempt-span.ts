@@ -4,7 +4,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { AttemptResult } from '@owd/http-delivery';
 import { recordSpanError, tracer } from '@owd/kafka';
-import type { StoredDelivery } from './delivery.repository';
+import type { StoredDelivery } from './attempt-input';
 import type { ClaimedWork } from './work-queue.repository';
 
 

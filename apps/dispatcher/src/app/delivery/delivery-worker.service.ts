@@ -7,7 +7,6 @@ import { AttemptRecorder } from './attempt-recorder.service';
 import { AttemptSender, NOT_SENT, notSent } from './attempt-sender.service';
 import { traceAttempt } from './attempt-span';
 import { CLOCK, type Clock } from './clock';
-import { DeliveryRepository } from './delivery.repository';
 import { deliveryMetrics } from './delivery.metrics';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 import { OriginLimiter } from './origin-limiter';
@@ -39,7 +38,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly queue: WorkQueue,
-    private readonly deliveries: DeliveryRepository,
     private readonly sender: AttemptSender,
     private readonly recorder: AttemptRecorder,
   ) {
@@ -112,9 +110,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async attempt(work: ClaimedWork): Promise<void> {
-    const loaded = await this.deliveries.load(work.deliveryId);
-    if (!loaded) return;
-    const { delivery, goal } = loaded;
+    const { delivery, goal } = work;
     const attemptedAt = this.clock.now();
     let result: AttemptResult;
     if (work.claims > MAX_CLAIMS) {
@@ -129,7 +125,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       result = await traceAttempt(delivery, work, () => this.sender.send(delivery, goal));
     }
     // Read after the answer, timeout or failure: the retry delay counts from the end of the attempt (spec §3).
-    const recorded = await this.recorder.record(work, delivery, result, { attemptedAt, endedAt: this.clock.now() });
+    const recorded = await this.recorder.record(work, result, { attemptedAt, endedAt: this.clock.now() });
     if (!recorded) {
       this.logger.warn({ msg: 'attempt not recorded: its lease was taken over', deliveryId: work.deliveryId, attempt: work.attempt });
       return;

@@ -8,7 +8,6 @@ import { AttemptSender } from './attempt-sender.service';
 import { CLOCK, systemClock } from './clock';
 import { DeliveryIntake } from './delivery-intake.service';
 import { DeliveryWorker } from './delivery-worker.service';
-import { DeliveryRepository } from './delivery.repository';
 import { DELIVERY_SETTINGS, deliverySettingsFrom } from './delivery.settings';
 import { WorkQueue } from './work-queue.repository';
 
@@ -25,7 +24,6 @@ import { WorkQueue } from './work-queue.repository';
     },
     DeliveryIntake,
     WorkQueue,
-    DeliveryRepository,
     AttemptSender,
     AttemptRecorder,
     DeliveryWorker,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { TraceCarrier } from '@owd/kafka';
+import { ATTEMPT_COLUMNS, attemptInput, type AttemptRow, type GoalSettings, type StoredDelivery } from './attempt-input';
 
 const S = '"dispatcher"';
 
@@ -16,10 +17,12 @@ export interface ClaimedWork {
   originKey: string;
   /** The trace of the event that made this attempt due (empty while tracing is off). */
   traceContext: TraceCarrier;
+  /** Read with the claim (one statement): the frozen bytes and the goal's settings, null before they arrived. */
+  delivery: StoredDelivery;
+  goal: GoalSettings | null;
 }
 
-interface ClaimRow {
-  delivery_id: string;
+interface ClaimRow extends AttemptRow {
   series: number;
   attempt: number;
   claim_token: string;
@@ -45,7 +48,7 @@ export class WorkQueue {
 
   /**
    * Claims up to `limit` due rows, at most the free slots of each origin, oldest first, skipping rows
-   * other workers hold. Each origin is read through its own index range, so a backlog to one slow
+   * other workers hold, and reads what their attempts need in the same statement. Each origin is read through its own index range, so a backlog to one slow
    * receiver never hides another receiver's work.
    */
   async claim(request: ClaimRequest): Promise<ClaimedWork[]> {
@@ -71,13 +74,14 @@ export class WorkQueue {
        UPDATE ${S}.attempts_due w
           SET claimed_until = now() + make_interval(secs => $4), claim_token = gen_random_uuid(),
               claimed_by = $5, claims = w.claims + 1
-         FROM locked WHERE w.delivery_id = locked.delivery_id
-       RETURNING w.delivery_id, w.series, w.attempt, w.claim_token, w.claims, w.causation_id, w.origin_key, w.trace_context`,
+         FROM locked JOIN ${S}.deliveries d ON d.delivery_id = locked.delivery_id LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
+        WHERE w.delivery_id = locked.delivery_id
+       RETURNING w.delivery_id, w.series, w.attempt, w.claim_token, w.claims, w.causation_id, w.origin_key, w.trace_context, ${ATTEMPT_COLUMNS}`,
       [request.limit, JSON.stringify(request.freeByOrigin), request.perOrigin, request.leaseMs / 1000, request.workerId],
     );
     return rows.map((r) => ({
       deliveryId: r.delivery_id, series: r.series, attempt: r.attempt, claimToken: r.claim_token,
-      claims: r.claims, causationId: r.causation_id, originKey: r.origin_key, traceContext: r.trace_context,
+      claims: r.claims, causationId: r.causation_id, originKey: r.origin_key, traceContext: r.trace_context, ...attemptInput(r),
     }));
   }
 

@@ -19,17 +19,37 @@ export class Outbox {
     payload: T,
     context: EnvelopeContext,
   ): Promise<EventEnvelope<T>> {
+    const [envelope] = await this.addMany(manager, definition, [{ payload, context }]);
+    return envelope;
+  }
+
+  /**
+   * Several events of one type in ONE statement, in the order given (their ids, and so the relay's order, follow it).
+   * `trace`: the trace context an event continues, when it is not the caller's (captured where the work happened).
+   */
+  async addMany<T extends object>(
+    manager: EntityManager,
+    definition: EventDefinition<T>,
+    events: readonly { payload: T; context: EnvelopeContext; trace?: Record<string, string> }[],
+  ): Promise<EventEnvelope<T>[]> {
     if (!manager.queryRunner?.isTransactionActive) {
       throw new Error('Outbox.add must run inside the transaction that changes the state');
     }
-    const envelope = createEnvelope(definition, payload, context);
-    const message = toMessage(this.namer, definition as EventDefinition, envelope);
+    if (events.length === 0) return [];
+    const envelopes = events.map((e) => createEnvelope(definition, e.payload, e.context));
+    const messages = envelopes.map((e) => toMessage(this.namer, definition as EventDefinition, e));
+    const current = captureTraceContext();
     await manager.query(
-      `INSERT INTO "${this.schema}".outbox (topic, message_key, value, headers) VALUES ($1, $2, $3, $4)`,
-      [message.topic, message.key, message.value, JSON.stringify({ ...message.headers, ...captureTraceContext() })],
+      `INSERT INTO "${this.schema}".outbox (topic, message_key, value, headers)
+       SELECT topic, message_key, value, headers FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+         WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n`,
+      [
+        messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value),
+        messages.map((m, i) => JSON.stringify({ ...m.headers, ...(events[i].trace ?? current) })),
+      ],
     );
-    // Wake the relay when the row is visible: woken before the commit, it would find nothing and sleep its poll interval.
+    // Wake the relay when the rows are visible: woken before the commit, it would find nothing and sleep its poll interval.
     afterCommit(manager, this.onWrite);
-    return envelope;
+    return envelopes;
   }
 }

@@ -1,0 +1,54 @@
+import type { DeliveryMode } from '@owd/events';
+
+export interface StoredDelivery {
+  deliveryId: string;
+  resultId: string;
+  goalId: string;
+  revision: number;
+  body: Buffer;
+  bodySha256: string;
+  correlationId: string;
+  createdAt: Date;
+}
+
+export interface GoalSettings {
+  goalId: string;
+  deleted: boolean;
+  recipientUrl: string | null;
+  deliveryMode: DeliveryMode;
+  secretCiphertext: string | null;
+}
+
+/** The columns of a delivery and its goal's settings that an attempt needs (`d` deliveries, `g` goals). */
+export const ATTEMPT_COLUMNS = `d.result_id, d.goal_id, d.revision, d.body, d.body_sha256, d.correlation_id, d.created_at,
+  g.goal_id AS g_goal_id, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext`;
+
+export interface AttemptRow {
+  delivery_id: string;
+  result_id: string;
+  goal_id: string;
+  revision: number;
+  body: Buffer;
+  body_sha256: string;
+  correlation_id: string;
+  created_at: Date;
+  g_goal_id: string | null;
+  deleted: boolean;
+  recipient_url: string | null;
+  delivery_mode: DeliveryMode;
+  secret_ciphertext: string | null;
+}
+
+/** What one attempt needs: the frozen delivery and the goal's current delivery settings (null before they arrived). */
+export function attemptInput(r: AttemptRow): { delivery: StoredDelivery; goal: GoalSettings | null } {
+  return {
+    delivery: {
+      deliveryId: r.delivery_id, resultId: r.result_id, goalId: r.goal_id, revision: r.revision, body: r.body,
+      bodySha256: r.body_sha256, correlationId: r.correlation_id, createdAt: r.created_at,
+    },
+    goal: r.g_goal_id === null ? null : {
+      goalId: r.g_goal_id, deleted: r.deleted, recipientUrl: r.recipient_url, deliveryMode: r.delivery_mode,
+      secretCiphertext: r.secret_ciphertext,
+    },
+  };
+}
