@@ -24,8 +24,9 @@ export interface FreezeContext {
 }
 
 /**
- * Builds the body of one (result, revision) once, stores the exact bytes and hands them to the dispatcher.
- * Every later attempt sends these stored bytes; a frozen revision is never built again.
+ * Builds the body of one (result, revision) once and hands the exact bytes to the dispatcher, which stores them:
+ * every attempt sends those bytes. The freeze record here (digest, delivery id) makes sure a revision is never
+ * built again; the bytes themselves are not kept a second time.
  */
 @Injectable()
 export class PayloadFreezer {
@@ -43,14 +44,14 @@ export class PayloadFreezer {
     }
   }
 
-  /** Stores the bytes and writes `delivery.requested`; returns null when this revision was already frozen. */
+  /** Records the freeze and writes `delivery.requested` with the bytes; returns null when this revision was already frozen. */
   async freeze(manager: EntityManager, built: BuiltBody, context: FreezeContext): Promise<{ deliveryId: string } | null> {
     const deliveryId = randomUUID();
     const inserted: unknown[] = await manager.query(
-      `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body, body_sha256, executed_at, frozen_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())
+      `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body_sha256, executed_at, frozen_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
        ON CONFLICT (result_id, revision) DO NOTHING RETURNING delivery_id`,
-      [context.resultId, built.revision, deliveryId, context.goalId, built.event, context.reason, built.body,
+      [context.resultId, built.revision, deliveryId, context.goalId, built.event, context.reason,
         built.bodySha256, built.executedAt],
     );
     if (inserted.length === 0) return null;
