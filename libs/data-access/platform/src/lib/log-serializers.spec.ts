@@ -16,7 +16,12 @@ function failedQuery(code: string, message: string): QueryFailedError {
 /** Log lines written by a logger built from the services' own settings. */
 function production(): { log: pino.Logger; lines: string[] } {
   const lines: string[] = [];
-  const params = loggerParams('test', 'trace', new Writable({ write: (chunk, _enc, done) => done(undefined, lines.push(String(chunk))) }));
+  const params = loggerParams('test', 'trace', new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  }));
   const [options, destination] = params.pinoHttp as [pino.LoggerOptions, pino.DestinationStream];
   return { log: pino(options, destination), lines };
 }
