@@ -220,8 +220,10 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
       expectProblem(res, 401, 'unauthorized');
     });
 
-    it('answers a malformed body with a revoked token with 401, not 400', async () => {
-      expectProblem(await system.request('POST', '/api/goals', { token: revoked, raw: '{"name": "leak-me", oops}', headers: JSON_TYPE }), 401, 'unauthorized');
+    it('answers a malformed body with a revoked token with 401, not 400, also on a path spelled in capitals (routing ignores case)', async () => {
+      const malformed = { raw: '{"name": "leak-me", oops}', headers: JSON_TYPE };
+      expectProblem(await system.request('POST', '/api/goals', { token: revoked, ...malformed }), 401, 'unauthorized');
+      expectProblem(await system.request('POST', '/API/Goals', malformed), 401, 'unauthorized');
     });
 
     it('logs the path of a request, never its query string (a token sent there stays out of the log)', async () => {
