@@ -271,7 +271,11 @@ describe('the whole system', () => {
     const resultId = await submitApproved(goalId, 'Scheduler crash');
     await waitFor(() => receiver.requests.length === 1, { what: 'the first (failing) attempt' });
     await stack.kill('retry-scheduler');
-    await new Promise((r) => setTimeout(r, 2000));
+    const first = await waitFor(async () => (await api.call('GET', `/results/${resultId}`))['attempts'][0] as Json | undefined,
+      { what: 'attempt 1 recorded', timeoutMs: 30_000 });
+    const dueAt = Date.parse(first['nextAttemptAt']);
+    // The due time of attempt 2 passes while no scheduler runs.
+    await waitFor(() => Date.now() > dueAt, { what: 'the due time of attempt 2', timeoutMs: 30_000 });
     expect(receiver.requests).toHaveLength(1);
     await stack.start('retry-scheduler');
 

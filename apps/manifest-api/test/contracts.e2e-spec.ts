@@ -1,19 +1,10 @@
 import { TOPICS, type CapabilityReportedPayload, type ContractChangedPayload, CapabilityReported, ContractChanged } from '@owd/events';
-import { TopicReader } from '@owd/testing';
+import { TopicReader, waitFor } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const DESK = { key: 'desk', label: 'Desk', type: 'text', required: true };
 const CATEGORY = { key: 'category', label: 'Category', type: 'enum', options: [{ value: 'eco', label: 'Economy' }] };
 const REGION = { key: 'region', label: 'Region', type: 'text', required: true };
-
-async function waitForCount<T>(read: () => T[], count: number): Promise<T[]> {
-  for (let i = 0; i < 100; i++) {
-    const items = read();
-    if (items.length >= count) return items;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return read();
-}
 
 describe('manifest-api capability reports and contracts', () => {
   let t: TestApp;
@@ -104,7 +95,8 @@ describe('manifest-api capability reports and contracts', () => {
     await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content'], blocks: ['paragraph'] });
     await report(goalId, { source: 'receiver', fields: [DESK, CATEGORY], sections: ['content'], blocks: ['paragraph'] });
     await reader.waitFor<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId);
-    const events = await waitForCount(() => reader.all<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId), 2);
+    const reported = () => reader.all<CapabilityReportedPayload>(CapabilityReported.type, (p) => p.goalId === goalId);
+    const events = await waitFor(() => reported().length >= 2 && reported(), { what: 'both capability.reported events' });
     expect(events).toHaveLength(2);
     expect(events[0].payload).toMatchObject({
       source: 'receiver', sectionTypes: ['content'], blockTypes: ['paragraph'], fieldKeys: ['desk', 'category'], requiredFields: [{ key: 'desk', label: 'Desk' }],

@@ -2,12 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Kafka, logLevel } from 'kafkajs';
+import { Logger, PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import { Client } from 'pg';
 import type { EventDefinition, EventEnvelope } from '@owd/events';
 import { EventProducer, TopicNamer } from '@owd/kafka';
+import { loggerParams } from '@owd/platform';
 import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
 import { ADDRESS_RESOLVER as DISPATCHER_RESOLVER } from '../../../apps/dispatcher/src/app/delivery/address-resolver';
 import { ADDRESS_RESOLVER as API_RESOLVER } from '../../../apps/manifest-api/src/app/goals/address-resolver';
+import { CLOCK, type Clock } from '../../../apps/manifest-api/src/app/util/clock';
 import { createWorkspace, sendRequest, type HttpAnswer, type RequestOptions } from '../../../apps/manifest-api/test/support/test-app';
 import { FakeDns } from './fake-dns';
 
@@ -18,6 +21,8 @@ export interface SystemOptions {
   dispatcher?: boolean;
   /** Settings of both services (ALLOWED_TARGET_CIDRS is empty and RATE_LIMIT_PER_MINUTE 1000 unless given). */
   env?: Record<string, string>;
+  /** The API's clock (the rate limiter's buckets refill with it); the wall clock unless given. */
+  clock?: Clock;
 }
 
 /**
@@ -32,6 +37,8 @@ export interface HostileSystem {
   db: Client;
   prefix: string;
   brokers: string[];
+  /** Every log line the API wrote, at every level (trace and up), through the production logger settings. */
+  logs: string[];
   request(method: string, path: string, options?: RequestOptions): Promise<HttpAnswer>;
   /** Publishes an event as another service would (the dispatcher's input when payload-builder is not running). */
   emit<T extends object>(definition: EventDefinition<T>, payload: T): Promise<EventEnvelope<T>>;
@@ -52,8 +59,12 @@ export async function startSystem(options: SystemOptions = {}): Promise<HostileS
   const apps: INestApplication[] = [];
   const { AppModule: ApiModule } = await import('../../../apps/manifest-api/src/app/app.module');
   const { configure } = await import('../../../apps/manifest-api/src/app/configure');
-  const apiRef = await Test.createTestingModule({ imports: [ApiModule] }).overrideProvider(API_RESOLVER).useValue(dns).compile();
-  const api = apiRef.createNestApplication({ logger: ['error', 'warn'] });
+  const logs: string[] = [];
+  const builder = Test.createTestingModule({ imports: [ApiModule] }).overrideProvider(API_RESOLVER).useValue(dns)
+    .overrideProvider(PARAMS_PROVIDER_TOKEN).useValue(loggerParams('manifest-api', 'trace', { write: (line: string) => void logs.push(line) }));
+  if (options.clock) builder.overrideProvider(CLOCK).useValue(options.clock);
+  const api = (await builder.compile()).createNestApplication({ bufferLogs: true });
+  api.useLogger(api.get(Logger));
   configure(api, { openApi: false });
   await api.listen(0, '127.0.0.1');
   apps.push(api);
@@ -75,7 +86,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<HostileS
   const request = (method: string, path: string, opts: RequestOptions = {}): Promise<HttpAnswer> => sendRequest(baseUrl, method, path, opts);
 
   return {
-    baseUrl, adminToken, dns, db, prefix, brokers, request,
+    baseUrl, adminToken, dns, db, prefix, brokers, logs, request,
     emit: (definition, payload) => producer.emit(definition, payload, { correlationId: randomUUID() }),
     async close() {
       for (const app of apps.reverse()) await app.close();

@@ -7,3 +7,4 @@ export * from './lib/receiver';
 export * from './lib/dashboards';
 export * from './lib/otlp-collector';
 export * from './lib/in-memory-tracing';
+export * from './lib/manual-clock';

@@ -1,9 +1,12 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger, type INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { authenticateBeforeBody } from './access/authenticate-first.middleware';
+import { AuthenticationService } from './access/authentication.service';
 import { serveConsole } from './console/serve-console';
 import { captureRawBody } from './dev-sink/raw-body.middleware';
 import { BODY_LIMIT_BYTES, bodyParserErrors, mediaType, refuseDeepNesting, refuseForbiddenKeys, requireJsonBodies } from './http/json-body';
+import { refuseNonUtf8, refuseNulCharacters } from './http/json-text';
 import { ProblemFilter } from './http/problem.filter';
 import { requestMetrics } from './http/request-metrics';
 import { requestTracing } from './http/request-tracing';
@@ -17,9 +20,10 @@ export const DEV_SINK_PATH = '/internal/dev-sink';
 const isDevSink = (req: IncomingMessage) => req.url?.split('?')[0] === DEV_SINK_PATH;
 
 /**
- * HTTP setup shared by main.ts and the tests: JSON bodies up to 1 MiB (415 otherwise, `__proto__` refused),
- * strict DTO validation, problem+json errors, the `api` prefix, the OpenAPI document, and the web console
- * at /console/ when `consoleDir` holds its build (main.ts passes the one next to the bundle).
+ * HTTP setup shared by main.ts and the tests: the token checked before any body is read, UTF-8 JSON bodies up to
+ * 1 MiB (415 otherwise, `__proto__` and U+0000 refused), strict DTO validation, problem+json errors, the `api`
+ * prefix, the OpenAPI document, and the web console at /console/ when `consoleDir` holds its build (main.ts passes
+ * the one next to the bundle).
  */
 export function configure(app: INestApplication, options: { openApi?: boolean; consoleDir?: string } = {}): void {
   const http = app as NestExpressApplication;
@@ -30,17 +34,23 @@ export function configure(app: INestApplication, options: { openApi?: boolean; c
   if (options.consoleDir && !serveConsole(http, options.consoleDir)) {
     new Logger('console').warn({ msg: 'web console not served: no build next to the service', dir: options.consoleDir });
   }
+  // Before anything reads a body: without a valid token the answer is 401, whatever the body.
+  http.use(authenticateBeforeBody(app.get(AuthenticationService)));
   http.use(captureRawBody(DEV_SINK_PATH, BODY_LIMIT_BYTES));
   http.use(requireJsonBodies(isDevSink));
   http.useBodyParser('json', {
     limit: BODY_LIMIT_BYTES,
     reviver: refuseForbiddenKeys,
-    verify: refuseDeepNesting,
+    verify: (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
+      refuseNonUtf8(req, res, body);
+      refuseDeepNesting(req, res, body);
+    },
     // Any JSON value parses; the validation pipe then says "must be a JSON object", as it does for arrays.
     strict: false,
     type: (req: IncomingMessage) => !isDevSink(req) && mediaType(req) === 'application/json',
   });
   http.use(bodyParserErrors);
+  http.use(refuseNulCharacters);
   app.setGlobalPrefix('api', { exclude: UNPREFIXED_ROUTES });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new ProblemFilter());

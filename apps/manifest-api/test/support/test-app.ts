@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
+import { CLOCK, type Clock } from '../../src/app/util/clock';
 
 export interface HttpAnswer {
   status: number;
@@ -52,8 +53,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** Boots manifest-api on a fresh database and topic prefix, with the same HTTP setup as main.ts. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Boots manifest-api on a fresh database and topic prefix, with the same HTTP setup as main.ts; `clock` replaces the wall clock. */
+export async function startTestApp(env: Record<string, string> = {}, { clock }: { clock?: Clock } = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const { prefix, brokers } = await createTestTopics();
   const adminToken = `adm_${randomBytes(24).toString('hex')}`;
@@ -64,7 +65,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   // ConfigModule validates process.env when the module is first imported, so it is imported only now.
   const { AppModule } = await import('../../src/app/app.module');
   const { configure } = await import('../../src/app/configure');
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+  const builder = Test.createTestingModule({ imports: [AppModule] });
+  if (clock) builder.overrideProvider(CLOCK).useValue(clock);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
   configure(app);
   await app.listen(0, '127.0.0.1');

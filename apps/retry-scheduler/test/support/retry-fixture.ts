@@ -6,6 +6,7 @@ import {
 } from '@owd/events';
 import { EventProducer, toMessage, type TopicNamer } from '@owd/kafka';
 import { TopicReader, waitFor } from '@owd/testing';
+import { Clock } from '../../src/app/timers/clock.provider';
 
 /** A delivery.attempted payload as the dispatcher emits it; retriable first attempt unless overridden. */
 export function attempted(overrides: Partial<DeliveryAttemptedPayload> = {}): DeliveryAttemptedPayload {
@@ -27,6 +28,23 @@ export function attempted(overrides: Partial<DeliveryAttemptedPayload> = {}): De
     final: false,
     ...overrides,
   };
+}
+
+/** The wall clock, moved forward when the test says: a due time passes at a known point, never while the test waits. */
+export class ShiftedClock extends Clock {
+  private offsetMs = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+
+  skip(ms: number): void {
+    this.offsetMs += ms;
+  }
+
+  reset(): void {
+    this.offsetMs = 0;
+  }
 }
 
 export function inMs(ms: number): string {

@@ -21,11 +21,18 @@ describe('afterCommit on a real PostgreSQL', () => {
   const visibleFromOutside = async (id: number): Promise<boolean> => (await ds.query('SELECT 1 FROM rows WHERE id = $1', [id])).length === 1;
 
   it('runs the callback after the commit, when other connections already see the rows', async () => {
-    const seen = new Promise<boolean>((resolve) => ds.transaction(async (manager) => {
+    const steps: string[] = [];
+    let seen: Promise<boolean> | undefined;
+    await ds.transaction(async (manager) => {
       await manager.query('INSERT INTO rows VALUES (1)');
-      afterCommit(manager, () => void visibleFromOutside(1).then(resolve));
-      await new Promise((r) => setTimeout(r, 50)); // the transaction goes on after registering
-    }));
+      afterCommit(manager, () => {
+        steps.push('callback');
+        seen = visibleFromOutside(1);
+      });
+      await manager.query('SELECT 1'); // the transaction goes on after registering
+      steps.push('transaction body done');
+    });
+    expect(steps).toEqual(['transaction body done', 'callback']);
     expect(await seen).toBe(true);
   });
 

@@ -7,3 +7,4 @@ export * from './lib/platform.module';
 export * from './lib/bootstrap';
 export * from './lib/tracing';
 export { reuseMetric } from '@owd/kafka';
+export * from './lib/logger-params';

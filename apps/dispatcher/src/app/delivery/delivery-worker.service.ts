@@ -81,7 +81,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           claimed = work.length;
           await this.updateDepth();
         } catch (err) {
-          this.logger.warn({ msg: 'claiming due attempts failed; trying again', err: (err as Error).message });
+          this.logger.warn({ msg: 'claiming due attempts failed; trying again', err });
           await this.idle.sleep(1_000);
           continue;
         }
@@ -98,7 +98,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work))
       .catch((err: unknown) => {
         // The claim stays until its lease expires; then the attempt is made again with the same bytes.
-        this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err: (err as Error).message });
+        this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err });
       })
       .finally(() => {
         this.inFlight.delete(task);

@@ -14,7 +14,8 @@ export class ApiAuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const needed = this.reflector.getAllAndOverride<AuthKind | undefined>(AUTH_KIND, [context.getHandler(), context.getClass()]) ?? 'workspace';
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const principal = await this.auth.identify(bearerToken(req.headers.authorization));
+    // A request with a body was identified before its body was read (authenticateBeforeBody).
+    const principal = req.principal ?? await this.auth.identify(bearerToken(req.headers.authorization));
     if (principal.kind !== needed) {
       throw problems.forbidden(needed === 'admin'
         ? 'This endpoint needs the admin token.'

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { problems } from '../http/problem';
 import type { ManifestApiConfig } from '../manifest-api.config';
+import { CLOCK, type Clock } from '../util/clock';
 import type { Principal } from './principal';
 import { TokenBucketLimiter } from './token-bucket';
 import { sameSecret } from './token-codec';
@@ -16,9 +17,9 @@ export class AuthenticationService {
   private readonly adminToken: string;
   private readonly limiter: TokenBucketLimiter;
 
-  constructor(private readonly tokens: TokensService, config: ConfigService<ManifestApiConfig, true>) {
+  constructor(private readonly tokens: TokensService, config: ConfigService<ManifestApiConfig, true>, @Inject(CLOCK) clock: Clock) {
     this.adminToken = config.get('ADMIN_TOKEN', { infer: true });
-    this.limiter = new TokenBucketLimiter(config.get('RATE_LIMIT_PER_MINUTE', { infer: true }));
+    this.limiter = new TokenBucketLimiter(config.get('RATE_LIMIT_PER_MINUTE', { infer: true }), () => clock.now().getTime());
   }
 
   async identify(token: string | undefined): Promise<Principal> {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { instanceOf, writeProblem } from './problem.filter';
 import { PROBLEM_BASE } from './problem';
 import { problemForStatus } from './problem-defaults';
+import { NotUtf8Error } from './json-text';
 
 /** Largest accepted request body: 1 MiB. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -44,7 +45,7 @@ function isUtf8Json(req: IncomingMessage): boolean {
   return mediaType(req) === 'application/json' && (declared === undefined || declared === 'utf-8' || declared === 'utf8');
 }
 
-function hasBody(req: IncomingMessage): boolean {
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
@@ -132,6 +133,8 @@ export function bodyParserErrors(err: unknown, req: IncomingMessage, res: Server
       type: `${PROBLEM_BASE}malformed-json`, title: 'Malformed JSON', status: 400, instance,
       detail: `The request body is not valid JSON${position(err)}.`,
     });
+  } else if (err instanceof NotUtf8Error) {
+    writeProblem(res, problemForStatus(415, 'The request body is not valid UTF-8.', instance));
   } else if (parserError.type === 'charset.unsupported' || parserError.type === 'encoding.unsupported') {
     writeProblem(res, problemForStatus(415, 'Request bodies must be UTF-8 JSON without content encoding.', instance));
   } else if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {

@@ -42,11 +42,12 @@ export class ProblemFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(exception)) {
       // Nothing was stored: the client may send the same request again shortly.
-      this.logger.warn({ msg: 'database unavailable', path: instance, err: exception instanceof Error ? exception.message : String(exception) });
+      this.logger.warn({ msg: 'database unavailable', path: instance, err: exception });
       writeProblem(res, problemForStatus(503, 'The database is not reachable at the moment; nothing was stored. Try again shortly.', instance), { 'Retry-After': '5' });
       return;
     }
-    this.logger.error({ msg: 'unhandled error', path: instance, err: exception instanceof Error ? exception : String(exception) });
+    // The platform's `err` serializer keeps the query text and drops its parameters (request content).
+    this.logger.error({ msg: 'unhandled error', path: instance, err: exception });
     writeProblem(res, problemForStatus(500, 'An unexpected error occurred; it has been logged.', instance));
   }
 }

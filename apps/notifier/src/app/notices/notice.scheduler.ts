@@ -63,7 +63,7 @@ export class NoticeScheduler implements OnApplicationBootstrap, BeforeApplicatio
     this.running = this.notices.runWeeklyNotices(this.clock.now(), this.stopping.signal)
       .then((summary) => (isUnfinished(summary) ? this.followUpMs : undefined))
       .catch((err: unknown) => {
-        this.logger.error({ msg: 'weekly notice run failed; trying again later', error: err instanceof Error ? err.message : String(err) });
+        this.logger.error({ msg: 'weekly notice run failed; trying again later', err });
         return this.followUpMs;
       })
       .then((followUpMs) => this.planNext(followUpMs));

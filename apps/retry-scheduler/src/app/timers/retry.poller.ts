@@ -82,7 +82,7 @@ export class RetryPoller implements OnApplicationBootstrap, BeforeApplicationShu
         delay = await this.round();
       } catch (err) {
         // Nothing is lost: unfired timers stay pending in the table for the next round.
-        this.logger.warn({ msg: 'retry poll round failed; retrying', err: (err as Error).message });
+        this.logger.warn({ msg: 'retry poll round failed; retrying', err });
         delay = this.settings.pollMs;
       }
       if (this.running && delay > 0) await this.sleep(delay);

@@ -26,6 +26,8 @@ export function dataSourceOptions(url: string, options: ServiceDatabaseOptions):
     // Schema changes only ever go through migrations.
     synchronize: false,
     migrationsRun: false,
+    // TypeORM's query logger prints every parameter value; failed queries reach the logs as errors, without them.
+    logging: false,
     extra: { max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10), options: `-c search_path=${options.schema}` },
   };
 }

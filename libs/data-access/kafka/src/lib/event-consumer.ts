@@ -147,7 +147,7 @@ export class EventConsumer {
       try {
         await this.processChunk(topic, partition, chunk);
       } catch (err) {
-        this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: chunk[0].offset, err: (err as Error).message });
+        this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: chunk[0].offset, err });
         for (const message of chunk) {
           if (!isRunning() || isStale()) return;
           await this.processChunk(topic, partition, [message]);

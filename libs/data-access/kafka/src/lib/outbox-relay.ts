@@ -67,7 +67,7 @@ export class OutboxRelay {
         await this.maybePurge();
       } catch (err) {
         messagingMetrics.relayErrors.inc();
-        this.logger.warn({ msg: 'outbox relay round failed; rows stay and are retried', err: (err as Error).message });
+        this.logger.warn({ msg: 'outbox relay round failed; rows stay and are retried', err });
         await this.idle.sleep(1000);
         continue;
       }
@@ -136,6 +136,6 @@ export class OutboxRelay {
     if (Date.now() - this.lastMeasure < MEASURE_EVERY_MS) return;
     this.lastMeasure = Date.now();
     await this.measureBacklog().catch((err: Error) =>
-      this.logger.warn({ msg: 'outbox backlog could not be measured', err: err.message }));
+      this.logger.warn({ msg: 'outbox backlog could not be measured', err }));
   }
 }

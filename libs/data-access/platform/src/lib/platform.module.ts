@@ -6,6 +6,7 @@ import { collectDefaultMetrics, register } from 'prom-client';
 import { DatabaseModule, type ServiceDatabaseOptions } from '@owd/database';
 import { KafkaModule } from '@owd/kafka';
 import { HealthController } from './health.controller';
+import { loggerParams } from './logger-params';
 import { MetricsController } from './metrics.controller';
 import { ConfigurationError, validateConfig } from './validate-config';
 import { exitOnStartupFailure } from './bootstrap';
@@ -45,14 +46,7 @@ export class PlatformModule {
         ConfigModule.forRoot({ isGlobal: true, cache: true, validate: (env) => validateOrExit(options.config, env) }),
         LoggerModule.forRootAsync({
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => ({
-            pinoHttp: {
-              level: config.get<string>('LOG_LEVEL') ?? 'info',
-              base: { service: options.service },
-              redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token'], censor: '[redacted]' },
-              autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
-            },
-          }),
+          useFactory: (config: ConfigService) => loggerParams(options.service, config.get<string>('LOG_LEVEL') ?? 'info'),
         }),
         DatabaseModule.forService(options.database),
         KafkaModule.forService({ service: options.service, schema: options.database.schema }),
