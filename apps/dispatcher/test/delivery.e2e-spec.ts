@@ -124,28 +124,6 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(rows).toEqual([{ series: 1, attempt: 1 }, { series: 1, attempt: 2 }, { series: 1, attempt: 3 }, { series: 2, attempt: 1 }]);
   });
 
-  it('counts each retry delay from the end of a timed-out attempt, not from its start', async () => {
-    const held = await receiver(() => undefined);
-    const goalId = await h.goal({ url: `${held.url}/in` });
-    const d = await h.request(goalId);
-
-    const a1 = await h.waitForAttempt(d.deliveryId, 1);
-    expect(a1).toMatchObject({ outcome: 'retriable', errorClass: 'timeout', final: false });
-    expect(a1.durationMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
-    expect(Date.parse(a1.endedAt as string)).toBeGreaterThanOrEqual(finishedAt(a1));
-    expect(Date.parse(a1.nextAttemptAt as string) - Date.parse(a1.endedAt as string)).toBe(200);
-
-    await h.emit(DeliveryRetryDue, { deliveryId: d.deliveryId, resultId: d.resultId, attempt: 2, dueAt: a1.nextAttemptAt as string });
-    const a2 = await h.waitForAttempt(d.deliveryId, 2);
-    expect(a2).toMatchObject({ outcome: 'retriable', errorClass: 'timeout', final: false });
-    expect(Date.parse(a2.nextAttemptAt as string) - Date.parse(a2.endedAt as string)).toBe(400);
-    // The receiver held each request for the whole timeout; the next attempt is due a full delay after that.
-    for (const [a, delay] of [[a1, 200], [a2, 400]] as const) {
-      expect(Date.parse(a.nextAttemptAt as string) - finishedAt(a)).toBeGreaterThanOrEqual(delay);
-    }
-    expect(held.requests).toHaveLength(2);
-  });
-
   it('fails a 404 permanently, sends no secret headers without a secret, and ignores a stale retry timer', async () => {
     const r = await receiver((_q, res) => res.writeHead(404).end('no such hook'));
     const goalId = await h.goal({ url: `${r.url}/gone` });
