@@ -192,9 +192,12 @@ describe('the whole system', () => {
     expect((await finalState(first['id']))['state']['status']).toBe('delivered');
     expect(bodyOf(receiver, 0)['fields']).toEqual({ desk: 'Economy', featured: false });
 
-    // The receiver now reports desk as optional: no required field, so no fields key (spec §2.3), not {"desk": null}.
+    // The receiver now reports desk as optional; a later report only records it, so a person adopts it as the contract.
+    // No required field is left, so no fields key (spec §2.3), not {"desk": null}.
     await report([field('desk', false)]);
-    // Sendable only once the builder holds the new report (under the old one desk is required and empty).
+    const receiverReport = ((await api.call('GET', `/goals/${goalId}/contract`))['reports'] as Json[]).find((r) => r['source'] === 'receiver') as Json;
+    await api.call('PUT', `/goals/${goalId}/contract`, { sectionTypes: receiverReport['sectionTypes'], blockTypes: receiverReport['blockTypes'], fields: receiverReport['fields'] });
+    // Sendable only once the builder holds the adopted contract (under the first one desk is required and empty).
     const second = await submitApproved(goalId, 'Optional desk');
     expect((await finalState(second))['state']['status']).toBe('delivered');
     expect(bodyOf(receiver, 1)).toMatchObject({ result_id: second });

@@ -116,9 +116,12 @@ describe('payload-builder 409 re-sends and event-sourced lifecycle on a real bro
       await h.handled((await h.publish(ResultRevised, revised(randomUUID(), workspaceId, revisionContent(pending)))).eventId);
       const approvedLater = newResultId();
       await h.publish(ResultRevised, revised(waiting, workspaceId, revisionContent(approvedLater)));
-      await h.publish(ResultRevised, revised(waiting, workspaceId, revisionContent(newResultId())));
+      const awaiting = newResultId();
+      await h.publish(ResultRevised, revised(waiting, workspaceId, revisionContent(awaiting)));
       await h.publish(ResultApproved, { resultId: approvedLater, goalId: waiting, revision: 1 });
       await h.nextRequested(approvedLater);
+      // Each result's decision, not only the last one published: they are on different partitions.
+      await h.status(awaiting, 'awaiting_approval');
       await waitFor(async () => {
         const [{ n }] = await h.dataSource.query(`SELECT count(*)::int AS n FROM payload_builder.outbox WHERE published_at IS NULL`);
         return n === 0;

@@ -34,6 +34,9 @@ export class AttemptsConsumer implements OnModuleInit {
 
   async handle(envelope: EventEnvelope<DeliveryAttemptedPayload>, manager: EntityManager): Promise<void> {
     const event = envelope.payload;
+    // A series that ends at its first attempt (most deliveries) never had a timer: nothing to store or cancel.
+    // Timers exist only after a non-final attempt, and a new series starts only after the last one ended.
+    if (event.final && event.attempt === 1) return;
     const decision = decideTimer(event, { jitterMs: this.settings.jitterMs, random: Math.random });
     const outcome = await this.store.record(manager, envelope, decision, this.clock.now());
     const context = { deliveryId: event.deliveryId, attempt: event.attempt, eventId: envelope.eventId };
