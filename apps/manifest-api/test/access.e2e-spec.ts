@@ -64,8 +64,9 @@ describe('manifest-api access and error handling', () => {
     expect(JSON.stringify(rows)).not.toContain(token);
   });
 
-  it('refuses a revoked token with 401', async () => {
+  it('refuses a revoked token with 401 at once, also one it has just let in (and so holds in its token cache)', async () => {
     const { workspaceId, token, tokenId } = await createWorkspace(t);
+    expect((await t.request('GET', '/api/goals', { token })).status).toBe(200);
     const revoked = await t.request('DELETE', `/api/workspaces/${workspaceId}/tokens/${tokenId}`, { token: t.adminToken });
     expect(revoked.status).toBe(204);
     expectProblem(await t.request('GET', '/api/goals', { token }), 401, 'unauthorized');

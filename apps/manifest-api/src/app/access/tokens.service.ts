@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
 import { problems } from '../http/problem';
+import { CLOCK, type Clock } from '../util/clock';
 import { ApiTokenEntity } from './api-token.entity';
+import { TokenCache } from './token-cache';
 import { generateToken, hashToken, TOKEN_PREFIX } from './token-codec';
 import { WorkspaceEntity } from './workspace.entity';
 
@@ -17,7 +19,11 @@ const LAST_USED_RESOLUTION = "interval '1 minute'";
 
 @Injectable()
 export class TokensService {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly live: TokenCache<AuthenticatedToken>;
+
+  constructor(private readonly dataSource: DataSource, @Inject(CLOCK) clock: Clock) {
+    this.live = new TokenCache(clock);
+  }
 
   async create(workspaceId: string, name: string): Promise<{ entity: ApiTokenEntity; token: string }> {
     await this.requireWorkspace(workspaceId);
@@ -46,19 +52,25 @@ export class TokensService {
     const found = await repo.findOneBy({ id: tokenId, workspaceId });
     if (!found) throw problems.notFound('The API token');
     await repo.update({ id: tokenId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    this.live.forget(tokenId);
   }
 
   /** The live token behind `token`, or undefined for an unknown or revoked one. */
   async authenticate(token: string): Promise<AuthenticatedToken | undefined> {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+    const hash = hashToken(token);
+    const cached = this.live.get(hash);
+    if (cached) return cached;
     const [row]: { id: string; name: string; workspace_id: string; stale: boolean }[] = await this.dataSource.query(
       `SELECT id, name, workspace_id, (last_used_at IS NULL OR last_used_at < now() - ${LAST_USED_RESOLUTION}) AS stale
          FROM manifest_api.api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`,
-      [hashToken(token)],
+      [hash],
     );
     if (!row) return undefined;
     if (row.stale) await this.dataSource.query(`UPDATE manifest_api.api_tokens SET last_used_at = now() WHERE id = $1`, [row.id]);
-    return { tokenId: row.id, tokenName: row.name, workspaceId: row.workspace_id };
+    const found = { tokenId: row.id, tokenName: row.name, workspaceId: row.workspace_id };
+    this.live.set(hash, found);
+    return found;
   }
 
   private async requireWorkspace(workspaceId: string): Promise<void> {
