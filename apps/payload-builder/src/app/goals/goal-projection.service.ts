@@ -67,22 +67,23 @@ export class GoalProjectionService {
     return rows.length > 0;
   }
 
-  async goal(manager: EntityManager, goalId: string): Promise<GoalSnapshot | null> {
-    const [row]: GoalRow[] = await manager.query(`SELECT * FROM goals WHERE goal_id = $1`, [goalId]);
-    if (!row) return null;
+  /** The goal's settings and its contract (each null until its first event arrived), in one statement. */
+  async settings(manager: EntityManager, goalId: string): Promise<{ goal: GoalSnapshot | null; contract: ContractSnapshot | null }> {
+    const [{ goal: g, contract: c }]: { goal: GoalRow | null; contract: ContractRow | null }[] = await manager.query(
+      `SELECT to_jsonb(g) AS goal, to_jsonb(c) AS contract
+         FROM (SELECT $1::uuid AS goal_id) k LEFT JOIN goals g USING (goal_id) LEFT JOIN contracts c USING (goal_id)`,
+      [goalId],
+    );
     return {
-      goalId: row.goal_id, version: row.version, deleted: row.deleted, name: row.name,
-      sendImmediately: row.send_immediately, secondLanguageEnabled: row.second_language_enabled,
-      secondLanguage: row.second_language, publishPolicy: row.publish_policy, fieldDefaults: row.field_defaults,
-    };
-  }
-
-  async contract(manager: EntityManager, goalId: string): Promise<ContractSnapshot | null> {
-    const [row]: ContractRow[] = await manager.query(`SELECT * FROM contracts WHERE goal_id = $1`, [goalId]);
-    if (!row) return null;
-    return {
-      goalId: row.goal_id, version: row.version, origin: row.origin,
-      sectionTypes: row.section_types, blockTypes: row.block_types, fields: row.fields,
+      goal: g && {
+        goalId: g.goal_id, version: g.version, deleted: g.deleted, name: g.name,
+        sendImmediately: g.send_immediately, secondLanguageEnabled: g.second_language_enabled,
+        secondLanguage: g.second_language, publishPolicy: g.publish_policy, fieldDefaults: g.field_defaults,
+      },
+      contract: c && {
+        goalId: c.goal_id, version: c.version, origin: c.origin,
+        sectionTypes: c.section_types, blockTypes: c.block_types, fields: c.fields,
+      },
     };
   }
 }

@@ -31,8 +31,7 @@ export class ResultEvaluator {
     const goalId = state.goalId;
     const check = checkRevisionContent(state.content, state.resultId);
     if (!check.ok) return this.decide(manager, state, { kind: 'rejected', reason: `revision ${state.revision} cannot be built: ${check.problem}` }, cause);
-    const goal = await this.goals.goal(manager, goalId);
-    const contract = await this.goals.contract(manager, goalId);
+    const { goal, contract } = await this.goals.settings(manager, goalId);
     const readiness = decideReadiness({
       goalId, goal, contractFields: contract?.fields ?? [],
       values: effectiveFieldValues(goal?.fieldDefaults ?? {}, state.fieldValues),
