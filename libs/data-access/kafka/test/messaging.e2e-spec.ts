@@ -180,6 +180,26 @@ describe('event plumbing on a real broker and database', () => {
     }, { what: 'the id past the retention purged' });
   });
 
+  it('hands a chunk handler the new events of a chunk at once, in partition order, without the copies, in the chunk\'s transaction', async () => {
+    const group = `svc_b.chunks.${randomUUID()}`;
+    const resultId = `res_${randomUUID()}`;
+    const events = Array.from({ length: 5 }, () => ({ ...retryDue(), resultId }));
+    const envelopes = [];
+    for (const e of events) envelopes.push(await a.producer.emit(DeliveryRetryDue, e, { correlationId: resultId }));
+    await a.producer.sendMessages([toMessage(new TopicNamer(prefix), DeliveryRetryDue, envelopes[1])]);
+    const calls: string[][] = [];
+    await b.chunkConsumer(group, async (chunk, m) => {
+      const mine = chunk.filter((c) => (c.envelope.payload as DeliveryRetryDuePayload).resultId === resultId);
+      if (mine.length > 0) calls.push(mine.map((c) => c.envelope.eventId));
+      // The chunk's transaction: an effect written here commits with the event ids.
+      expect(m.queryRunner?.isTransactionActive).toBe(true);
+    }).start();
+
+    await waitFor(() => calls.flat().length >= 5, { what: 'the five events' });
+    expect(calls.flat()).toEqual(envelopes.map((e) => e.eventId));
+    expect(calls).toHaveLength(1);
+  });
+
   it('publishes outbox rows whose transactions committed out of id order', async () => {
     const group = 'svc_b.order';
     await b.consumer(group, recordEffect('svc_b', group)).start();

@@ -1,12 +1,11 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   DeliveryAttempted, ResultStatusChanged,
   type DeliveryAttemptedPayload, type EventEnvelope, type ResultStatusChangedPayload,
 } from '@owd/events';
-import { MessagingService } from '@owd/kafka';
-import { DeliveryAttemptEntity } from '../results/delivery-attempt.entity';
-import { ResultEntity } from '../results/result.entity';
+import { MessagingService, type ChunkEvent } from '@owd/kafka';
+import type { LastError, ResultState } from '../results/result.entity';
 import { RevisionLearner } from './revision-learner.service';
 import { onDeliveryAttempted, onStatusChanged, type ProjectedState } from './state-transitions';
 
@@ -17,55 +16,113 @@ function endOf(e: DeliveryAttemptedPayload): Date {
   return e.endedAt ? new Date(e.endedAt) : new Date(Date.parse(e.attemptedAt) + e.durationMs);
 }
 
-const PROJECTION_COLUMNS: (keyof ResultEntity)[] = [
-  'id', 'goalId', 'state', 'stateRevision', 'stateReason', 'missingFields', 'deliveryId', 'nextAttemptAt', 'lastError', 'approvedRevision',
-];
+interface StateRow {
+  id: string;
+  goal_id: string;
+  state: ResultState;
+  state_revision: number;
+  state_reason: string | null;
+  missing_fields: string[];
+  delivery_id: string | null;
+  next_attempt_at: Date | null;
+  last_error: LastError | null;
+  approved_revision: number | null;
+}
 
-/** Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history. */
+type Projected = ProjectedState & { id: string; goalId: string; approvedRevision: number | null };
+
+const toProjected = (r: StateRow): Projected => ({
+  id: r.id, goalId: r.goal_id, state: r.state, stateRevision: r.state_revision, stateReason: r.state_reason,
+  missingFields: r.missing_fields, deliveryId: r.delivery_id, nextAttemptAt: r.next_attempt_at, lastError: r.last_error,
+  approvedRevision: r.approved_revision,
+});
+
+/**
+ * Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history,
+ * a chunk at a time with a fixed number of statements: the chunk's results read and locked in id order (so two
+ * chunks never wait on each other in a cycle), the transitions applied in memory in event order, then one insert
+ * of the attempts and one update of the results that changed.
+ */
 @Injectable()
 export class ResultStateProjector {
-  private readonly logger = new Logger(ResultStateProjector.name);
-
   constructor(messaging: MessagingService, private readonly revisions: RevisionLearner) {
     messaging.consume({
       groupId: RESULT_STATE_GROUP,
       // Not delivery.requested: `queued` on result.status already says the frozen bytes went to the dispatcher.
       events: [ResultStatusChanged, DeliveryAttempted],
-      handle: (envelope, manager) => this.handle(envelope, manager),
+      handleChunk: (events, manager) => this.project(events, manager),
       // Two topics: let each of their partitions (3 apiece by default) progress on its own.
       partitionsConsumedConcurrently: 6,
     });
   }
 
-  async handle(envelope: EventEnvelope, manager: EntityManager): Promise<void> {
-    const payload = envelope.payload as { resultId: string; goalId: string };
-    const repo = manager.getRepository(ResultEntity);
+  async project(events: readonly ChunkEvent[], manager: EntityManager): Promise<void> {
+    const ids = [...new Set(events.map((e) => (e.envelope.payload as { resultId: string }).resultId))].sort();
     // Only the columns a transition reads: the content and field values (kilobytes of JSON) are not needed here.
-    const result = await repo.findOne({ where: { id: payload.resultId }, lock: { mode: 'pessimistic_write' }, select: PROJECTION_COLUMNS });
-    // Send test samples and results of other deployments have no row here.
-    if (!result || result.goalId !== payload.goalId) return;
-    let next: ProjectedState | null = null;
-    if (envelope.type === ResultStatusChanged.type) {
-      await this.revisions.learn(manager, result, envelope as EventEnvelope<ResultStatusChangedPayload>);
-      next = onStatusChanged(result, envelope.payload as ResultStatusChangedPayload);
+    const rows: StateRow[] = await manager.query(
+      `SELECT id, goal_id, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error, approved_revision
+         FROM manifest_api.results WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+      [ids],
+    );
+    const results = new Map(rows.map((r) => [r.id, toProjected(r)]));
+    const changed = new Set<Projected>();
+    const attempts: DeliveryAttemptedPayload[] = [];
+    for (const { envelope } of events) {
+      const payload = envelope.payload as { resultId: string; goalId: string };
+      const result = results.get(payload.resultId);
+      // Send test samples and results of other deployments have no row here.
+      if (!result || result.goalId !== payload.goalId) continue;
+      let next: ProjectedState | null = null;
+      if (envelope.type === ResultStatusChanged.type) {
+        const status = envelope as EventEnvelope<ResultStatusChangedPayload>;
+        result.approvedRevision = await this.revisions.learn(manager, result, status);
+        next = onStatusChanged(result, status.payload);
+      } else if (envelope.type === DeliveryAttempted.type) {
+        const attempt = envelope.payload as DeliveryAttemptedPayload;
+        attempts.push(attempt);
+        next = onDeliveryAttempted(result, attempt);
+      }
+      if (next) {
+        Object.assign(result, next);
+        changed.add(result);
+      }
     }
-    if (envelope.type === DeliveryAttempted.type) {
-      const attempt = envelope.payload as DeliveryAttemptedPayload;
-      await this.recordAttempt(manager, attempt);
-      next = onDeliveryAttempted(result, attempt);
-    }
-    if (next) {
-      await repo.update({ id: result.id }, { ...next, stateUpdatedAt: new Date() });
-      this.logger.debug({ msg: 'result state', resultId: result.id, state: next.state, revision: next.stateRevision });
-    }
+    await this.recordAttempts(manager, attempts);
+    await this.saveStates(manager, [...changed]);
   }
 
-  private async recordAttempt(manager: EntityManager, e: DeliveryAttemptedPayload): Promise<void> {
-    await manager.getRepository(DeliveryAttemptEntity).insert({
-      resultId: e.resultId, deliveryId: e.deliveryId, revision: e.revision, attempt: e.attempt, targetHost: e.targetHost,
-      status: e.status ?? null, durationMs: e.durationMs, outcome: e.outcome, errorClass: e.errorClass ?? null,
-      errorMessage: e.errorMessage ?? null, attemptedAt: new Date(e.attemptedAt), endedAt: endOf(e),
-      nextAttemptAt: e.nextAttemptAt ? new Date(e.nextAttemptAt) : null, final: e.final,
-    });
+  private async recordAttempts(manager: EntityManager, attempts: readonly DeliveryAttemptedPayload[]): Promise<void> {
+    if (attempts.length === 0) return;
+    const col = <T>(pick: (e: DeliveryAttemptedPayload) => T) => attempts.map(pick);
+    await manager.query(
+      `INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms, outcome,
+         error_class, error_message, attempted_at, ended_at, next_attempt_at, final)
+       SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
+         $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[])`,
+      [
+        col((e) => e.resultId), col((e) => e.deliveryId), col((e) => e.revision), col((e) => e.attempt), col((e) => e.targetHost),
+        col((e) => e.status ?? null), col((e) => e.durationMs), col((e) => e.outcome), col((e) => e.errorClass ?? null),
+        col((e) => e.errorMessage ?? null), col((e) => new Date(e.attemptedAt)), col(endOf),
+        col((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), col((e) => e.final),
+      ],
+    );
+  }
+
+  private async saveStates(manager: EntityManager, results: readonly Projected[]): Promise<void> {
+    if (results.length === 0) return;
+    const col = <T>(pick: (r: Projected) => T) => results.map(pick);
+    await manager.query(
+      `UPDATE manifest_api.results r SET state = u.state, state_revision = u.state_revision, state_reason = u.state_reason,
+         missing_fields = u.missing_fields, delivery_id = u.delivery_id, next_attempt_at = u.next_attempt_at,
+         last_error = u.last_error, state_updated_at = now()
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::jsonb[], $6::uuid[], $7::timestamptz[], $8::jsonb[])
+           AS u(id, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error)
+        WHERE r.id = u.id`,
+      [
+        col((r) => r.id), col((r) => r.state), col((r) => r.stateRevision), col((r) => r.stateReason),
+        col((r) => JSON.stringify(r.missingFields)), col((r) => r.deliveryId), col((r) => r.nextAttemptAt),
+        col((r) => (r.lastError === null ? null : JSON.stringify(r.lastError))),
+      ],
+    );
   }
 }

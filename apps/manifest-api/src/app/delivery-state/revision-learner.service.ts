@@ -11,16 +11,19 @@ import { learnRevision } from './revision-numbering';
 export class RevisionLearner {
   constructor(private readonly outbox: Outbox) {}
 
-  /** Called under the result's row lock. A report of the number a content was announced under costs no statement. */
+  /**
+   * Called under the result's row lock. A report of the number a content was announced under costs no statement.
+   * Returns the result's approved revision afterwards (a re-send carries the approval of the content it repeats).
+   */
   async learn(
     manager: EntityManager, result: Pick<ResultEntity, 'id' | 'goalId' | 'approvedRevision'>, envelope: EventEnvelope<ResultStatusChangedPayload>,
-  ): Promise<void> {
+  ): Promise<number | null> {
     const { revision, announcedRevision } = envelope.payload;
-    if (announcedRevision === undefined || announcedRevision === revision) return;
+    if (announcedRevision === undefined || announcedRevision === revision) return result.approvedRevision;
     const history = manager.getRepository(ResultRevisionEntity);
     const rows = await history.find({ where: { resultId: result.id }, select: ['revision', 'announcedRevision', 'resendOf'] });
     const change = learnRevision(rows, result.approvedRevision, { revision, announcedRevision });
-    if (change === null) return;
+    if (change === null) return result.approvedRevision;
     // One row at a time, highest first: the primary key is checked after every row, and moves only go up.
     for (const move of change.moves) await history.update({ resultId: result.id, revision: move.from }, { revision: move.to });
     const repeated = await history.findOneByOrFail({ resultId: result.id, revision: change.resend.of });
@@ -30,5 +33,6 @@ export class RevisionLearner {
       await this.outbox.add(manager, ResultApproved, { resultId: result.id, goalId: result.goalId, revision: change.reapprove },
         { correlationId: envelope.correlationId, causationId: envelope.eventId });
     }
+    return change.approvedRevision;
   }
 }

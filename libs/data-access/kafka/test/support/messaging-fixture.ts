@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import type { Kafka } from 'kafkajs';
 import { ALL_EVENTS, DeliveryRetryDue, type EventEnvelope } from '@owd/events';
-import { createKafka, EventConsumer, EventProducer, messagingTablesUp, Outbox, OutboxRelay, TopicNamer } from '../../src';
+import { createKafka, EventConsumer, EventProducer, messagingTablesUp, Outbox, OutboxRelay, TopicNamer, type ChunkHandler } from '../../src';
 
 /** One "service" of the test: its own schema with outbox/inbox, a producer, a relay and a consumer factory. */
 export interface TestService {
@@ -12,6 +12,7 @@ export interface TestService {
   outbox: Outbox;
   kafka: Kafka;
   consumer(groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>): EventConsumer;
+  chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
   close(): Promise<void>;
 }
 
@@ -35,6 +36,12 @@ export async function createTestService(url: string, schema: string, brokers: st
     consumer(groupId, handle) {
       const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
         { groupId, events: [DeliveryRetryDue], handle: (env, m) => handle(env, m), sessionTimeoutMs: 6_000 }, ALL_EVENTS);
+      consumers.push(c);
+      return c;
+    },
+    chunkConsumer(groupId, handleChunk) {
+      const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
+        { groupId, events: [DeliveryRetryDue], handleChunk, sessionTimeoutMs: 6_000 }, ALL_EVENTS);
       consumers.push(c);
       return c;
     },
