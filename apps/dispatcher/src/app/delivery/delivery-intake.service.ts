@@ -1,16 +1,24 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested, GoalChanged,
+  DeliveryRequested, DeliveryRetryRequested, GoalChanged, DeliveryRetryDue,
   type DeliveryRequestedPayload, type DeliveryRetryDuePayload, type DeliveryRetryRequestedPayload,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
 import { afterCommit } from '@owd/database';
-import { captureTraceContext, MessagingService } from '@owd/kafka';
+import { MessagingService, type ChunkEvent, type TraceCarrier } from '@owd/kafka';
 import { DeliveryWorker } from './delivery-worker.service';
 import { originKey } from './origin-key';
 
 const S = '"dispatcher"';
+
+interface DueWork {
+  deliveryId: string;
+  series: number;
+  attempt: number;
+  causationId: string;
+  trace: TraceCarrier;
+}
 
 interface DeliveryState {
   goal_id: string;
@@ -39,12 +47,18 @@ export class DeliveryIntake implements OnModuleInit {
     this.messaging.consume({
       groupId: 'dispatcher.deliveries',
       events: [DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested],
-      handle: (env, manager, definition) => {
-        if (definition === DeliveryRequested) return this.deliveryRequested(env as EventEnvelope<DeliveryRequestedPayload>, manager);
-        if (definition === DeliveryRetryDue) return this.retryDue(env as EventEnvelope<DeliveryRetryDuePayload>, manager);
-        return this.retryRequested(env as EventEnvelope<DeliveryRetryRequestedPayload>, manager);
-      },
+      handleChunk: (events, manager) => this.deliveries(events, manager),
     });
+  }
+
+  /** A chunk is one topic's: new deliveries are stored together; retries, rare, one by one in order. */
+  async deliveries(events: readonly ChunkEvent[], manager: EntityManager): Promise<void> {
+    if (events.every((e) => e.definition === DeliveryRequested)) return this.deliveriesRequested(events, manager);
+    for (const { envelope, definition, trace } of events) {
+      if (definition === DeliveryRequested) await this.deliveriesRequested([{ envelope, definition, trace }], manager);
+      else if (definition === DeliveryRetryDue) await this.retryDue(envelope as EventEnvelope<DeliveryRetryDuePayload>, manager, trace);
+      else await this.retryRequested(envelope as EventEnvelope<DeliveryRetryRequestedPayload>, manager, trace);
+    }
   }
 
   /** Keeps the newest snapshot of a goal's delivery settings; an older version never overwrites it. */
@@ -69,33 +83,44 @@ export class DeliveryIntake implements OnModuleInit {
     );
   }
 
-  /** Stores the frozen bytes and makes attempt 1 due now; a repeated deliveryId changes nothing. */
-  async deliveryRequested({ eventId, correlationId, payload: d }: EventEnvelope<DeliveryRequestedPayload>, manager: EntityManager): Promise<void> {
-    const inserted: unknown[] = await manager.query(
+  /**
+   * Stores the frozen bytes and makes attempt 1 due now, for the whole chunk in two statements; a repeated
+   * deliveryId changes nothing. Each work row keeps its event's trace: the worker makes the attempt later, in it.
+   */
+  async deliveriesRequested(events: readonly ChunkEvent[], manager: EntityManager): Promise<void> {
+    const requested = events.map((e) => ({ ...e, d: (e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload }));
+    const col = <T>(pick: (r: (typeof requested)[number]) => T) => requested.map(pick);
+    const inserted: { delivery_id: string }[] = await manager.query(
       `INSERT INTO ${S}.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
-      [d.deliveryId, d.resultId, d.goalId, d.revision, Buffer.from(d.bodyBase64, 'base64'), d.bodySha256, d.executedAt, d.reason, correlationId],
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[], $5::bytea[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
+       ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
+      [
+        col((r) => r.d.deliveryId), col((r) => r.d.resultId), col((r) => r.d.goalId), col((r) => r.d.revision),
+        col((r) => Buffer.from(r.d.bodyBase64, 'base64')), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
+        col((r) => r.d.reason), col((r) => r.envelope.correlationId),
+      ],
     );
-    if (inserted.length === 0) {
-      this.logger.log({ msg: 'delivery already known; request ignored', deliveryId: d.deliveryId, eventId });
-      return;
+    const fresh = new Set(inserted.map((r) => r.delivery_id));
+    for (const r of requested) {
+      if (!fresh.has(r.d.deliveryId.toLowerCase())) this.logger.log({ msg: 'delivery already known; request ignored', deliveryId: r.d.deliveryId, eventId: r.envelope.eventId });
     }
-    await this.makeDue(manager, d.deliveryId, 1, 1, eventId);
+    const due = requested.filter((r) => fresh.delete(r.d.deliveryId.toLowerCase()));
+    await this.makeDue(manager, due.map((r) => ({ deliveryId: r.d.deliveryId, series: 1, attempt: 1, causationId: r.envelope.eventId, trace: r.trace })));
   }
 
   /** A retry timer fired: attempt N is due now, if the delivery still waits for exactly that attempt. */
-  async retryDue({ eventId, payload: r }: EventEnvelope<DeliveryRetryDuePayload>, manager: EntityManager): Promise<void> {
+  async retryDue({ eventId, payload: r }: EventEnvelope<DeliveryRetryDuePayload>, manager: EntityManager, trace: TraceCarrier): Promise<void> {
     const delivery = await this.lock(manager, r.deliveryId);
     const expected = delivery?.status === 'pending' && delivery.last_attempt === r.attempt - 1 && delivery.last_outcome === 'retriable';
     if (!delivery || !expected) {
       this.logger.log({ msg: 'retry-due ignored: the delivery does not wait for this attempt', deliveryId: r.deliveryId, attempt: r.attempt, status: delivery?.status ?? 'unknown' });
       return;
     }
-    await this.makeDue(manager, r.deliveryId, delivery.series, r.attempt, eventId);
+    await this.makeDue(manager, [{ deliveryId: r.deliveryId, series: delivery.series, attempt: r.attempt, causationId: eventId, trace }]);
   }
 
   /** Manual retry of a failed delivery: the same bytes in a new series of attempts, starting at 1. */
-  async retryRequested({ eventId, payload: r }: EventEnvelope<DeliveryRetryRequestedPayload>, manager: EntityManager): Promise<void> {
+  async retryRequested({ eventId, payload: r }: EventEnvelope<DeliveryRetryRequestedPayload>, manager: EntityManager, trace: TraceCarrier): Promise<void> {
     const delivery = await this.lock(manager, r.deliveryId);
     if (delivery?.status !== 'failed' || delivery.goal_id !== r.goalId) {
       this.logger.log({ msg: 'manual retry ignored: no failed delivery of this goal with that id', deliveryId: r.deliveryId, status: delivery?.status ?? 'unknown' });
@@ -107,7 +132,7 @@ export class DeliveryIntake implements OnModuleInit {
          next_attempt_at = NULL, updated_at = now() WHERE delivery_id = $1`,
       [r.deliveryId, series],
     );
-    await this.makeDue(manager, r.deliveryId, series, 1, eventId);
+    await this.makeDue(manager, [{ deliveryId: r.deliveryId, series, attempt: 1, causationId: eventId, trace }]);
     this.logger.log({ msg: 'manual retry series started', deliveryId: r.deliveryId, series });
   }
 
@@ -119,17 +144,21 @@ export class DeliveryIntake implements OnModuleInit {
     return rows[0];
   }
 
-  /** The work row keeps the consumer's trace context: the worker makes the attempt later, in that trace. */
-  private async makeDue(manager: EntityManager, deliveryId: string, series: number, attempt: number, causationId: string): Promise<void> {
+  /** Work rows due now, each counted against its goal's origin (the per-origin limit's key), in one statement. */
+  private async makeDue(manager: EntityManager, work: readonly DueWork[]): Promise<void> {
+    if (work.length === 0) return;
     await manager.query(
       `INSERT INTO ${S}.attempts_due (delivery_id, series, attempt, due_at, causation_id, origin_key, trace_context)
-       SELECT d.delivery_id, $2, $3, now(), $4, COALESCE(g.origin_key, ''), $5::jsonb
-         FROM ${S}.deliveries d LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
-        WHERE d.delivery_id = $1
+       SELECT d.delivery_id, u.series, u.attempt, now(), u.causation_id, COALESCE(g.origin_key, ''), u.trace_context
+         FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[]) AS u(delivery_id, series, attempt, causation_id, trace_context)
+         JOIN ${S}.deliveries d ON d.delivery_id = u.delivery_id LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
        ON CONFLICT (delivery_id) DO NOTHING`,
-      [deliveryId, series, attempt, causationId, JSON.stringify(captureTraceContext())],
+      [
+        work.map((w) => w.deliveryId), work.map((w) => w.series), work.map((w) => w.attempt), work.map((w) => w.causationId),
+        work.map((w) => JSON.stringify(w.trace)),
+      ],
     );
-    // The worker takes the row at once instead of at its next poll (DISPATCH_POLL_MS).
+    // The worker takes the rows at once instead of at its next poll (DISPATCH_POLL_MS).
     afterCommit(manager, this.worker.kick);
   }
 }

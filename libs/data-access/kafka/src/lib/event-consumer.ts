@@ -6,7 +6,7 @@ import { ConsumerLag } from './consumer-lag';
 import type { EventProducer } from './event-producer';
 import { messagingMetrics } from './metrics';
 import type { TopicNamer } from './topic-namer';
-import { eventAttributes, withConsumerSpan } from './trace-context';
+import { captureTraceContext, eventAttributes, withConsumerSpan, type TraceCarrier } from './trace-context';
 
 /** Most messages of one partition handled in one database transaction. */
 const CHUNK_SIZE = 100;
@@ -33,6 +33,8 @@ export type EventHandler = (envelope: EventEnvelope, manager: EntityManager, def
 export interface ChunkEvent {
   envelope: EventEnvelope;
   definition: EventDefinition;
+  /** The event's CONSUMER span context: what a row written for it stores to continue its trace later. */
+  trace: TraceCarrier;
 }
 
 /**
@@ -214,7 +216,7 @@ export class EventConsumer {
             span.setAttributes(eventAttributes(result.envelope));
             // delete(): an id twice in one chunk has its effect once.
             const isFresh = fresh.delete(result.envelope.eventId.toLowerCase());
-            if (isFresh && this.spec.handleChunk) forChunk.push({ envelope: result.envelope, definition: result.definition });
+            if (isFresh && this.spec.handleChunk) forChunk.push({ envelope: result.envelope, definition: result.definition, trace: captureTraceContext() });
             else if (isFresh) await this.handleOne(logical, manager, result.envelope, result.definition);
             counted.push({ type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
             span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
