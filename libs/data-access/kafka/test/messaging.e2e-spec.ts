@@ -209,6 +209,10 @@ describe('event plumbing on a real broker and database', () => {
     await slow.connect();
     await slow.startTransaction();
     await a.outbox.add(slow.manager, DeliveryRetryDue, early, { correlationId: early.resultId });
+    // A transaction's rows go in just before it commits; a savepoint's release does it here, so the early row takes
+    // its (lower) id now and becomes visible only when the outer transaction commits, after the late one.
+    await slow.startTransaction();
+    await slow.commitTransaction();
     await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, late, { correlationId: late.resultId }));
 
     const ids: { id: string; value: string }[] = await a.dataSource.query(`SELECT id, value FROM svc_a.outbox WHERE published_at IS NULL ORDER BY id`);
@@ -219,6 +223,35 @@ describe('event plumbing on a real broker and database', () => {
     expect(await a.relay.relayOnce()).toBe(1);
 
     await waitFor(async () => (await effects(b, group, early.deliveryId)) === 1 && (await effects(b, group, late.deliveryId)) === 1, { what: 'both events' });
+  });
+
+  it('writes the events of a transaction in one insert at its commit, and none of a rolled-back savepoint or transaction', async () => {
+    const kept = [retryDue(), retryDue()];
+    const dropped = retryDue();
+    const runner = a.dataSource.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    for (const e of kept) await a.outbox.add(runner.manager, DeliveryRetryDue, e, { correlationId: e.resultId });
+    await runner.startTransaction();
+    await a.outbox.add(runner.manager, DeliveryRetryDue, dropped, { correlationId: dropped.resultId });
+    await runner.rollbackTransaction();
+    const before = Number((await runner.query(`SELECT count(*) AS n FROM svc_a.outbox`))[0].n);
+    await runner.commitTransaction();
+    await runner.release();
+    await expect(a.dataSource.transaction(async (m) => {
+      await a.outbox.add(m, DeliveryRetryDue, dropped, { correlationId: dropped.resultId });
+      throw new Error('state change failed');
+    })).rejects.toThrow('state change failed');
+
+    const rows: { key: string; tx: string }[] = await a.dataSource.query(
+      `SELECT message_key AS key, xmin::text AS tx FROM svc_a.outbox WHERE message_key = ANY($1) ORDER BY id`,
+      [[...kept, dropped].map((e) => e.resultId)]);
+    expect(rows.map((r) => r.key)).toEqual(kept.map((e) => e.resultId));
+    expect(new Set(rows.map((r) => r.tx)).size).toBe(1);
+    // Nothing was in the table while the transaction ran: the rows went in with its commit.
+    const after = Number((await a.dataSource.query(`SELECT count(*) AS n FROM svc_a.outbox`))[0].n);
+    expect(after - before).toBe(2);
+    expect(await a.relay.relayOnce()).toBe(2);
   });
 
   it('holds no transaction open while a batch is on its way to Kafka, and a second relay of the schema waits for the first', async () => {

@@ -2,12 +2,14 @@ import type { EntityManager } from 'typeorm';
 import { afterCommit } from '@owd/database';
 import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
 import { toMessage } from './event-producer';
+import { bufferOutboxRows } from './outbox-buffer';
 import type { TopicNamer } from './topic-namer';
 import { captureTraceContext } from './trace-context';
 
 /**
  * Transactional outbox: the event is written in the caller's transaction, next to the state change
  * it describes, and published by the relay after commit. Nothing is sent for a rolled-back change.
+ * The rows of one transaction are inserted together just before it commits (outbox-buffer.ts).
  * The row keeps the writer's trace context in its headers: the relay publishes later, outside that context.
  */
 export class Outbox {
@@ -24,7 +26,7 @@ export class Outbox {
   }
 
   /**
-   * Several events of one type in ONE statement, in the order given (their ids, and so the relay's order, follow it).
+   * Several events of one type, in the order given (their ids, and so the relay's order, follow it).
    * `trace`: the trace context an event continues, when it is not the caller's (captured where the work happened).
    */
   async addMany<T extends object>(
@@ -39,15 +41,10 @@ export class Outbox {
     const envelopes = events.map((e) => createEnvelope(definition, e.payload, e.context));
     const messages = envelopes.map((e) => toMessage(this.namer, definition as EventDefinition, e));
     const current = captureTraceContext();
-    await manager.query(
-      `INSERT INTO "${this.schema}".outbox (topic, message_key, value, headers)
-       SELECT topic, message_key, value, headers FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
-         WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n`,
-      [
-        messages.map((m) => m.topic), messages.map((m) => m.key), messages.map((m) => m.value),
-        messages.map((m, i) => JSON.stringify({ ...m.headers, ...(events[i].trace ?? current) })),
-      ],
-    );
+    bufferOutboxRows(manager.queryRunner, messages.map((m, i) => ({
+      schema: this.schema, topic: m.topic, key: m.key, value: String(m.value),
+      headers: JSON.stringify({ ...m.headers, ...(events[i].trace ?? current) }),
+    })));
     // Wake the relay when the rows are visible: woken before the commit, it would find nothing and sleep its poll interval.
     afterCommit(manager, this.onWrite);
     return envelopes;
