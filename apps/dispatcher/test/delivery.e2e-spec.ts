@@ -3,7 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
-import { waitFor, startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/testing';
+import { waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
+import { receiverPool } from './support/receivers';
 import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
 
 const SECRET = 'whsec_e2e_3f9a1c7d5b';
@@ -35,12 +36,7 @@ async function metricValue(name: string, labels: Record<string, string>): Promis
 describe('dispatcher: delivery attempts on a real broker and database', () => {
   let h: DispatcherHarness;
   let sink: TestReceiver;
-  const receivers: TestReceiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
+  const { receiver, closeAll } = receiverPool();
 
   beforeAll(async () => {
     sink = await receiver();
@@ -54,7 +50,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
 
   afterAll(async () => {
     await h?.close();
-    await Promise.all(receivers.map((r) => r.close()));
+    await closeAll();
   });
 
   async function deliveryRow(deliveryId: string): Promise<{ status: string; series: number; last_attempt: number }> {

@@ -1,6 +1,6 @@
 import type { DeliveryAttemptedPayload } from '@owd/events';
 import { DeliveryRetryDue } from '@owd/events';
-import { startReceiver, type TestReceiver } from '@owd/testing';
+import { receiverPool } from './support/receivers';
 import { startDispatcher, type DispatcherHarness } from './support/dispatcher-harness';
 
 const TIMEOUT_MS = 1_500;
@@ -13,12 +13,7 @@ function finishedAt(a: DeliveryAttemptedPayload): number {
 /** A receiver that never answers: each attempt is cut at the (short) attempt timeout. */
 describe('dispatcher: retry delays after a timeout', () => {
   let h: DispatcherHarness;
-  const receivers: TestReceiver[] = [];
-  const receiver = async (...args: Parameters<typeof startReceiver>) => {
-    const r = await startReceiver(...args);
-    receivers.push(r);
-    return r;
-  };
+  const { receiver, closeAll } = receiverPool();
 
   beforeAll(async () => {
     h = await startDispatcher({ ALLOWED_TARGET_CIDRS: '127.0.0.0/8', RETRY_DELAYS_MS: '200,400', ATTEMPT_TIMEOUT_MS: String(TIMEOUT_MS), DISPATCH_POLL_MS: '50' });
@@ -26,7 +21,7 @@ describe('dispatcher: retry delays after a timeout', () => {
 
   afterAll(async () => {
     await h?.close();
-    await Promise.all(receivers.map((r) => r.close()));
+    await closeAll();
   });
 
   it('counts each retry delay from the end of a timed-out attempt, not from its start', async () => {
