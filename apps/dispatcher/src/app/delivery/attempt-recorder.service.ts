@@ -72,7 +72,7 @@ export class AttemptRecorder {
         const recorded = await this.dataSource.transaction((manager) => this.write(manager, batch));
         batch.forEach((p, i) => p.done(recorded[i]));
       } catch (err) {
-        if (batch.length > 1) this.logger.warn({ msg: 'recording a batch of attempts failed; recording them one by one', attempts: batch.length, err: (err as Error).message });
+        if (batch.length > 1) this.logger.warn({ msg: 'recording a batch of attempts failed; recording them one by one', attempts: batch.length, err });
         for (const p of batch) {
           await this.dataSource.transaction((manager) => this.write(manager, [p])).then(([r]) => p.done(r), p.failed);
         }

@@ -186,7 +186,7 @@ export class EventConsumer {
     await this.dataSource.query(
       `DELETE FROM "${this.schema}".processed_events WHERE consumer = $1 AND processed_at < now() - make_interval(secs => $2)`,
       [this.spec.groupId, retainSeconds],
-    ).catch((err: Error) => this.logger.warn({ msg: 'processed events could not be purged', group: this.spec.groupId, err: err.message }));
+    ).catch((err: unknown) => this.logger.warn({ msg: 'processed events could not be purged', group: this.spec.groupId, err }));
   }
 
   /**
