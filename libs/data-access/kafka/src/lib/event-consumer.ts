@@ -39,7 +39,8 @@ export interface ChunkEvent {
 
 /**
  * Handles a chunk's new events at once, in the chunk's transaction: a fixed number of set-based statements
- * whatever the chunk's size. Runs outside the events' own trace contexts, so it suits projections that publish nothing.
+ * whatever the chunk's size. It runs outside the events' own trace contexts: what it writes to continue an
+ * event's trace (a work row, an outbox event) takes that event's `trace`.
  */
 export type ChunkHandler = (events: readonly ChunkEvent[], manager: EntityManager) => Promise<void>;
 
