@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
-import { DatabaseMeter, latencies, ProcessMeter, perUnit } from './support/measure';
+import { DatabaseMeter, latencies, ProcessMeter, perUnit, ServerMeter } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -59,6 +59,8 @@ async function main(): Promise<void> {
     meter.start();
     const database = new DatabaseMeter(system.metricsUrls());
     await database.start();
+    const servers = new ServerMeter(system.serverPids());
+    servers.start();
     const accepted = new Map<string, number>();
     const started = Date.now();
     let next = 0;
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
     await readUntil(system.api, lastAnswered, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
     const cpu = meter.cpu();
     const databasePerDelivery = await database.perUnit(RESULTS);
+    const serverCpu = servers.cpu();
     // A delivery counts once it is recorded: every result must read "delivered" through the API.
     const { reads, allSettled } = await readUntil(system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
     const peakRssMb = meter.stop();
@@ -103,6 +106,8 @@ async function main(): Promise<void> {
         latencyMs: latencies(ids, accepted, { atReceiver: answered, onKafka: system.deliveredOnKafka(), recorded: recordedAt }),
         cpuMsPerDelivery: perUnit(cpu, RESULTS),
         databasePerDelivery,
+        // The whole machine is the budget: the broker's and the database's CPU per delivery beside the services'.
+        serverCpuMsPerDelivery: perUnit(serverCpu, RESULTS),
         peakRssMb,
       },
     };
@@ -121,6 +126,9 @@ async function main(): Promise<void> {
       'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'SQL statements / delivery': steady.databasePerDelivery[s].statements,
       'commits / delivery': steady.databasePerDelivery[s].commits, 'peak RSS MB': steady.peakRssMb[s],
     }])));
+    const services = Object.values(steady.cpuMsPerDelivery).reduce((a, b) => a + b, 0);
+    const all = services + Object.values(steady.serverCpuMsPerDelivery).reduce((a, b) => a + b, 0);
+    console.log(`CPU ms per delivery: services ${services.toFixed(1)}, ${Object.entries(steady.serverCpuMsPerDelivery).map(([n, ms]) => `${n} ${ms}`).join(', ') || 'broker and database not on this machine'}; whole machine ${all.toFixed(1)}`);
     console.log(conditions(host));
     writeResult('steady', report);
   } finally {

@@ -1,5 +1,5 @@
 // Numbers the benchmarks share: latency percentiles, and CPU time and resident memory of processes read from /proc.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** Kernel clock ticks per second (USER_HZ), the unit of utime/stime in /proc/<pid>/stat. */
 const CLK_TCK = 100;
@@ -29,6 +29,70 @@ export function summarize(values: readonly number[]): LatencySummary | null {
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+}
+
+/** utime + stime + cutime + cstime of a process in ms: its own CPU and that of its children it has reaped. */
+function withReapedChildrenMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLK_TCK;
+}
+
+/**
+ * CPU of a server and every process under it, in ms (PostgreSQL's backends come and go: a finished one's time
+ * moves into its parent's reaped-children time, a live one's is read directly).
+ */
+export function treeCpuMs(pid: number): number {
+  let total = withReapedChildrenMs(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
+      if (Number(stat[1]) === pid) total += treeCpuMs(Number(entry));
+    } catch {
+      // Gone meanwhile: its time is in its parent's reaped-children time now.
+    }
+  }
+  return total;
+}
+
+/** The process on this machine listening on TCP `port` (a local broker or database), or undefined. */
+export function pidListeningOn(port: number): number | undefined {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // local address "ADDR:PORT" in hex, state 0A = LISTEN, inode in column 10.
+      if (cols.length > 9 && cols[3] === '0A' && parseInt(cols[1].split(':')[1], 16) === port) inodes.add(cols[9]);
+    }
+  }
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      for (const fd of readdirSync(`/proc/${entry}/fd`)) {
+        const target = readlinkSync(`/proc/${entry}/fd/${fd}`);
+        if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return Number(entry);
+      }
+    } catch {
+      // Not ours to read, or gone.
+    }
+  }
+  return undefined;
+}
+
+/** CPU the local Kafka broker and PostgreSQL used over a window (they share the machine with the services). */
+export class ServerMeter {
+  private readonly atStart = new Map<string, number>();
+
+  constructor(private readonly servers: Readonly<Record<string, number | undefined>>) {}
+
+  start(): void {
+    for (const [name, pid] of Object.entries(this.servers)) if (pid) this.atStart.set(name, treeCpuMs(pid));
+  }
+
+  /** CPU ms since start() per server found on this machine (a remote one is left out). */
+  cpu(): Record<string, number> {
+    return Object.fromEntries([...this.atStart].map(([name, at]) => [name, treeCpuMs(this.servers[name] as number) - at]));
+  }
 }
 
 /** Resident set size of the process now, in MB. */

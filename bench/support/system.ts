@@ -3,6 +3,7 @@
 import { TOPICS, type DeliveryAttemptedPayload } from '@owd/events';
 import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
+import { pidListeningOn } from './measure';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
 export { SERVICES, type ServiceName };
@@ -95,6 +96,15 @@ export class BenchSystem {
   /** Process ids of the five services (for CPU and memory readings). */
   pids(): Record<ServiceName, number> {
     return Object.fromEntries(SERVICES.map((s) => [s, this.stack.pid(s) as number])) as Record<ServiceName, number>;
+  }
+
+  /** The processes of the local broker and database, when they run on this machine (for their CPU). */
+  serverPids(): { kafka: number | undefined; postgres: number | undefined } {
+    const port = (address: string) => Number(address.split(':').pop());
+    return {
+      kafka: pidListeningOn(port((process.env['KAFKA_BROKERS'] ?? '').split(',')[0])),
+      postgres: pidListeningOn(Number(new URL(process.env['TEST_DATABASE_URL'] ?? 'postgres://x:5432').port || 5432)),
+    };
   }
 
   /** The /metrics address of each of the five services (database round trips and commits). */
