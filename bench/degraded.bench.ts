@@ -12,6 +12,7 @@ import { startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/tes
 import { latencies, ProcessMeter, perUnit, summarize, type LatencySummary } from './support/measure';
 import { conditions, latestResult, load, machine, readResult, writeResult } from './support/output';
 import { countStates, listResults, readResults, readUntil, type AttemptRead, type ResultRead, type StateCount } from './support/result-states';
+import { arrive, until } from './support/arrivals';
 import { BenchSystem, SERVICES, articleNumber } from './support/system';
 
 /**
@@ -97,67 +98,6 @@ class Receivers {
   }
 }
 
-interface Submitted {
-  n: number;
-  goalId: string;
-  silent: boolean;
-  acceptedAt: number;
-}
-
-/** Open loop: submission n starts at n / rate seconds whether or not earlier ones have been answered. */
-async function arrive(system: BenchSystem, goalIds: readonly string[], silentGoal: string, rate: number, seconds: number) {
-  const total = Math.round(rate * seconds);
-  const submitted = new Map<string, Submitted>();
-  const rejected: string[] = [];
-  const intakeMs: number[] = [];
-  let fired = 0;
-  let inFlight = 0;
-  let maxInFlight = 0;
-  const calls: Promise<void>[] = [];
-  const started = Date.now();
-  const submit = async (n: number) => {
-    const due = started + (n / rate) * 1000;
-    const goalId = goalIds[n % goalIds.length];
-    maxInFlight = Math.max(maxInFlight, ++inFlight);
-    try {
-      const id = await system.submit(goalId, n);
-      submitted.set(id, { n, goalId, silent: goalId === silentGoal, acceptedAt: Date.now() });
-      intakeMs.push(Date.now() - due);
-    } catch (err) {
-      rejected.push(String(err));
-    } finally {
-      inFlight--;
-    }
-  };
-  await new Promise<void>((done) => {
-    const timer = setInterval(() => {
-      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + 1);
-      while (fired < due) calls.push(submit(fired++));
-      if (fired >= total) {
-        clearInterval(timer);
-        done();
-      }
-    }, 5);
-  });
-  const lastDueAt = Date.now();
-  await Promise.all(calls);
-  return {
-    submitted, rejected, maxInFlight,
-    achievedPerSecond: Number((total / ((lastDueAt - started) / 1000)).toFixed(1)),
-    intakeMs: summarize(intakeMs),
-  };
-}
-
-/** Polls `done` every `intervalMs` until it holds or `timeoutMs` passes; says which. */
-async function until(done: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-  return true;
-}
-
 function balance(count: StateCount, submitted: number) {
   const balanced = count.listed === submitted && count.delivered + count.failed + count.pending === submitted && Object.keys(count.other).length === 0;
   return { submitted, ...count, balanced };
@@ -238,7 +178,7 @@ async function main(): Promise<void> {
 
     const meter = new ProcessMeter(system.pids());
     meter.start();
-    const intake = await arrive(system, goalIds, silentGoal, rate, seconds);
+    const intake = await arrive(system, goalIds, rate, seconds, silentGoal);
     const ids = [...intake.submitted.keys()];
     // At the end of the arrivals most results are still on their way: the count must balance all the same.
     const atArrivalEnd = balance(countStates(await listResults(system.api, goalIds)), ids.length);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks (not part of the test suite). Each scenario prints tables and writes <scenario>.json to one folder
 # per run, bench/results/<time>/ (git-ignored). docs/performance.md has the figures of the last documented run.
-#   npm run bench                                          all: signer, payload, raw-post + steady, degraded
+#   npm run bench                                          all: signer, payload, raw-post + steady, degraded, soak
 #   npm run bench -- signer [SECONDS]
 #   npm run bench -- payload [SECONDS]
 #   npm run bench -- steady [RESULTS] [GOALS]             raw-post and steady (1000 results over 50 goals)
 #   npm run bench -- degraded [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      rate: results/s, or half of a steady.json's throughput (default: the newest one); 60 s; 50 goals
+#   npm run bench -- soak [RATE|STEADY_JSON] [MINUTES] [GOALS]
+#                      the same rate by default, 10 min: RSS, CPU per delivery and latency per minute, bookkeeping rows
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -23,6 +25,7 @@ signer() { say "signer"; tsx bench/signer.bench.ts "${1:-3}"; }
 payload() { say "payload builder"; tsx bench/payload.bench.ts "${1:-3}"; }
 steady() { say "raw-post and steady (whole system)"; tsx bench/delivery.bench.ts "$@"; }
 degraded() { say "degraded (whole system, half of steady's rate, misbehaving receivers)"; tsx bench/degraded.bench.ts "$@"; }
+soak() { say "soak (whole system, half of steady's rate, minute by minute)"; tsx bench/soak.bench.ts "$@"; }
 
 case "$scenario" in
   all)
@@ -32,9 +35,10 @@ case "$scenario" in
     steady
     # Half of the throughput steady measured in this run.
     degraded "$BENCH_RESULTS_DIR/steady.json"
+    soak "$BENCH_RESULTS_DIR/steady.json"
     ;;
   signer | payload) "$scenario" "$@" ;;
-  steady | degraded) build; "$scenario" "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, steady or degraded" >&2; exit 2 ;;
+  steady | degraded | soak) build; "$scenario" "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, steady, degraded or soak" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"

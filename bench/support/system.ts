@@ -3,6 +3,7 @@
 import { TOPICS, type DeliveryAttemptedPayload } from '@owd/events';
 import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
+import { Client } from 'pg';
 import { pidListeningOn } from './measure';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
@@ -110,6 +111,22 @@ export class BenchSystem {
   /** The /metrics address of each of the five services (database round trips and commits). */
   metricsUrls(): Record<ServiceName, string> {
     return Object.fromEntries(SERVICES.map((s) => [s, `${this.stack.url(s)}/metrics`])) as Record<ServiceName, string>;
+  }
+
+  /** Rows of the bookkeeping tables (consumed event ids, outbox, work and timer rows): retention must bound them. */
+  async bookkeepingRows(): Promise<Record<string, number>> {
+    const client = new Client({ connectionString: this.db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string; n: number }>(
+        `SELECT format('%s.%s', table_schema, table_name) AS name FROM information_schema.tables
+          WHERE table_name IN ('processed_events', 'outbox', 'attempts_due', 'retry_timer', 'delivery_progress') ORDER BY 1`);
+      const counts: Record<string, number> = {};
+      for (const { name } of rows) counts[name] = Number((await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${name}`)).rows[0].n);
+      return counts;
+    } finally {
+      await client.end();
+    }
   }
 
   /** Stops the services and drops the database. */

@@ -1,0 +1,113 @@
+// soak: results arrive at a fixed rate (open loop) for many minutes to healthy receivers answering 204 at once.
+// Every minute it samples each service's RSS and CPU, the deliveries that became readable on Kafka, and the
+// latency (accepted → delivered attempt on Kafka) of the results submitted in that minute; it counts the rows of
+// the bookkeeping tables at the start and the end. Checks: the last minute's RSS, CPU per delivery and latency
+// within 10 % of the first's, and submitted = delivered at the end (exit code 1 when that does not balance).
+//   npm run bench -- soak [rate | steady.json] [minutes] [goals]
+// Without a first argument the rate is half of the newest bench/results/*/steady.json; 10 minutes; 50 goals.
+import { startReceiver } from '@owd/testing';
+import { arrive } from './support/arrivals';
+import { cpuMs, rssMb, summarize } from './support/measure';
+import { conditions, latestResult, machine, readResult, writeResult } from './support/output';
+import { countStates, listResults } from './support/result-states';
+import { BenchSystem, SERVICES } from './support/system';
+
+const TOLERANCE = 0.1;
+
+interface Minute {
+  minute: number;
+  deliveredOnKafka: number;
+  cpuMsPerDelivery: number;
+  rssMb: Record<string, number>;
+  latencyOnKafkaMs: ReturnType<typeof summarize>;
+}
+
+function arrivalRate(arg: string | undefined): number {
+  if (arg !== undefined && /^\d+(\.\d+)?$/.test(arg)) return Number(arg);
+  const file = arg ?? latestResult('steady');
+  if (!file) throw new Error('no steady result to take the rate from: run `npm run bench -- steady` first, or give a rate');
+  return Number((readResult<{ steady: { deliveredPerSecond: number } }>(file).steady.deliveredPerSecond / 2).toFixed(1));
+}
+
+const within = (first: number, last: number) => first > 0 && Math.abs(last - first) / first <= TOLERANCE;
+
+async function main(): Promise<void> {
+  const host = machine();
+  const rate = arrivalRate(process.argv[2]);
+  const minutes = Number(process.argv[3] ?? 10);
+  const goals = Number(process.argv[4] ?? 50);
+  console.log(`\nsoak: ${rate} results/s for ${minutes} min over ${goals} goals; one receiver answering 204 at once`);
+  const system = await BenchSystem.create({});
+  const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
+  try {
+    await system.start();
+    await system.watchAttempts();
+    const goalIds: string[] = [];
+    for (let g = 0; g < goals; g++) goalIds.push(await system.addGoal(`Soak desk ${g}`, `${receiver.url}/hook`));
+    const rowsAtStart = await system.bookkeepingRows();
+    const pids = system.pids();
+    const started = Date.now();
+    const samples: { at: number; cpu: number; rss: Record<string, number>; delivered: number }[] = [];
+    const sample = () => samples.push({
+      at: Date.now(),
+      cpu: SERVICES.reduce((sum, s) => sum + cpuMs(pids[s]), 0),
+      rss: Object.fromEntries(SERVICES.map((s) => [s, Math.round(rssMb(pids[s]))])),
+      delivered: system.deliveredOnKafka().size,
+    });
+    sample();
+    const sampler = setInterval(sample, 60_000);
+    const intake = await arrive(system, goalIds, rate, minutes * 60);
+    clearInterval(sampler);
+    sample();
+
+    const onKafka = system.deliveredOnKafka();
+    const perMinute: Minute[] = [];
+    for (let m = 1; m < samples.length; m++) {
+      const [from, to] = [samples[m - 1], samples[m]];
+      const delivered = to.delivered - from.delivered;
+      const submittedThen = [...intake.submitted].filter(([, s]) => s.acceptedAt >= from.at && s.acceptedAt < to.at);
+      perMinute.push({
+        minute: m, deliveredOnKafka: delivered,
+        cpuMsPerDelivery: delivered > 0 ? Number(((to.cpu - from.cpu) / delivered).toFixed(2)) : 0,
+        rssMb: to.rss,
+        latencyOnKafkaMs: summarize(submittedThen.flatMap(([id, s]) => (onKafka.has(id) ? [(onKafka.get(id) as number) - s.acceptedAt] : []))),
+      });
+    }
+    // Full minutes only: the last sample closes a partial one.
+    const full = perMinute.filter((m, i) => i < perMinute.length - 1 || samples[samples.length - 1].at - samples[samples.length - 2].at >= 55_000);
+    const [first, last] = [full[0], full[full.length - 1]];
+    const count = countStates(await listResults(system.api, goalIds));
+    const rowsAtEnd = await system.bookkeepingRows();
+    const checks = {
+      'RSS of every service, last minute within 10 % of the first': SERVICES.every((s) => within(first.rssMb[s], last.rssMb[s])),
+      'CPU per delivery, last minute within 10 % of the first': within(first.cpuMsPerDelivery, last.cpuMsPerDelivery),
+      'latency p50 (accepted → on Kafka), last minute within 10 % of the first': within(first.latencyOnKafkaMs?.p50 ?? 0, last.latencyOnKafkaMs?.p50 ?? 0),
+      [`submitted = delivered (${intake.submitted.size} = ${count.delivered})`]: count.listed === intake.submitted.size && count.delivered === intake.submitted.size,
+    };
+    const report = {
+      machine: host,
+      settings: { ratePerSecond: rate, minutes, goals },
+      intake: { submitted: intake.submitted.size, rejected: intake.rejected.length, achievedPerSecond: intake.achievedPerSecond, dueToAcceptedMs: intake.intakeMs },
+      perMinute, bookkeepingRows: { atStart: rowsAtStart, atEnd: rowsAtEnd }, checks,
+      elapsedSeconds: Math.round((Date.now() - started) / 1000),
+    };
+    console.table(Object.fromEntries(perMinute.map((m) => [`minute ${m.minute}`, {
+      'on Kafka': m.deliveredOnKafka, 'CPU ms / delivery': m.cpuMsPerDelivery, 'latency p50': m.latencyOnKafkaMs?.p50 ?? '',
+      'latency p99': m.latencyOnKafkaMs?.p99 ?? '', ...Object.fromEntries(SERVICES.map((s) => [`${s} MB`, m.rssMb[s]])),
+    }])));
+    console.log('bookkeeping rows at the start and the end (retention bounds them)');
+    console.table(Object.fromEntries(Object.keys({ ...rowsAtStart, ...rowsAtEnd }).map((t) => [t, { start: rowsAtStart[t] ?? 0, end: rowsAtEnd[t] ?? 0 }])));
+    console.table(Object.fromEntries(Object.entries(checks).map(([check, met]) => [check, { met }])));
+    console.log(conditions(host));
+    writeResult('soak', report);
+    if (!Object.values(checks).at(-1)) process.exitCode = 1;
+  } finally {
+    await system.close();
+    await receiver.close();
+  }
+}
+
+main().then(() => process.exit(process.exitCode ?? 0), (err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+// Open-loop arrivals through the API, shared by the scenarios that submit at a fixed rate (degraded, soak).
+import { summarize } from './measure';
+import type { BenchSystem } from './system';
+
+export interface Submitted {
+  n: number;
+  goalId: string;
+  silent: boolean;
+  acceptedAt: number;
+}
+
+/** Open loop: submission n starts at n / rate seconds whether or not earlier ones have been answered. */
+export async function arrive(system: BenchSystem, goalIds: readonly string[], rate: number, seconds: number, silentGoal?: string) {
+  const total = Math.round(rate * seconds);
+  const submitted = new Map<string, Submitted>();
+  const rejected: string[] = [];
+  const intakeMs: number[] = [];
+  let fired = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const calls: Promise<void>[] = [];
+  const started = Date.now();
+  const submit = async (n: number) => {
+    const due = started + (n / rate) * 1000;
+    const goalId = goalIds[n % goalIds.length];
+    maxInFlight = Math.max(maxInFlight, ++inFlight);
+    try {
+      const id = await system.submit(goalId, n);
+      submitted.set(id, { n, goalId, silent: goalId === silentGoal, acceptedAt: Date.now() });
+      intakeMs.push(Date.now() - due);
+    } catch (err) {
+      rejected.push(String(err));
+    } finally {
+      inFlight--;
+    }
+  };
+  await new Promise<void>((done) => {
+    const timer = setInterval(() => {
+      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + 1);
+      while (fired < due) calls.push(submit(fired++));
+      if (fired >= total) {
+        clearInterval(timer);
+        done();
+      }
+    }, 5);
+  });
+  const lastDueAt = Date.now();
+  await Promise.all(calls);
+  return {
+    submitted, rejected, maxInFlight,
+    achievedPerSecond: Number((total / ((lastDueAt - started) / 1000)).toFixed(1)),
+    intakeMs: summarize(intakeMs),
+  };
+}
+
+/** Polls `done` every `intervalMs` until it holds or `timeoutMs` passes; says which. */
+export async function until(done: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  return true;
+}
+
