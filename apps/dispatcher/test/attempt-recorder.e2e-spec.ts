@@ -51,7 +51,7 @@ describe('attempt recorder', () => {
        VALUES ($1, 1, 1, 'https://cms.example.com', now() + interval '1 hour', $2)`,
       [deliveryId, claimToken],
     );
-    const delivery: StoredDelivery = { deliveryId, resultId: `res_${deliveryId}`, goalId, revision: 1, body: Buffer.from('{}'), bodySha256: 'x', correlationId: `res_${deliveryId}`, createdAt: new Date() };
+    const delivery: StoredDelivery = { deliveryId, resultId: `res_${deliveryId}`, goalId, revision: 1, body: Buffer.from('{}'), bodySha256: 'x', correlationId: `res_${deliveryId}`, createdAt: new Date(), goalVersion: null };
     return {
       work: { deliveryId, series: 1, attempt: 1, claimToken, claims: 1, causationId: randomUUID(), originKey: 'https://cms.example.com', traceContext: {}, delivery, goal: null },
       delivery,

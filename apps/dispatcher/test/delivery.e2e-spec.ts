@@ -120,6 +120,26 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(rows).toEqual([{ series: 1, attempt: 1 }, { series: 1, attempt: 2 }, { series: 1, attempt: 3 }, { series: 2, attempt: 1 }]);
   });
 
+  it('waits for the goal version a body was built under: a switch to Production is never sent under the older Test settings', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in`, mode: 'test', version: 1 });
+    const sinkBefore = sink.requests.length;
+    const d = await h.request(goalId, { goalVersion: 2 });
+    await h.processed('dispatcher.deliveries', d.eventId);
+    // The worker took the attempt and put it back: the goal it holds is older than the body's.
+    await waitFor(async () => {
+      const { rows } = await h.db.query(`SELECT claims FROM dispatcher.attempts_due WHERE delivery_id = $1`, [d.deliveryId]);
+      return rows[0]?.claims >= 1;
+    }, { what: 'the attempt postponed', timeoutMs: 30_000 });
+    expect(sink.requests.length).toBe(sinkBefore);
+    expect(r.requests).toHaveLength(0);
+
+    await h.goal({ goalId, url: `${r.url}/in`, mode: 'production', version: 2 });
+    expect(await h.waitForAttempt(d.deliveryId, 1)).toMatchObject({ outcome: 'delivered', final: true });
+    expect(r.requests).toHaveLength(1);
+    expect(sink.requests.length).toBe(sinkBefore);
+  });
+
   it('fails a 404 permanently, sends no secret headers without a secret, and ignores a stale retry timer', async () => {
     const r = await receiver((_q, res) => res.writeHead(404).end('no such hook'));
     const goalId = await h.goal({ url: `${r.url}/gone` });

@@ -9,10 +9,13 @@ export interface StoredDelivery {
   bodySha256: string;
   correlationId: string;
   createdAt: Date;
+  /** The goal version the body was built under (null from producers that did not say). */
+  goalVersion: number | null;
 }
 
 export interface GoalSettings {
   goalId: string;
+  version: number;
   deleted: boolean;
   recipientUrl: string | null;
   deliveryMode: DeliveryMode;
@@ -20,8 +23,8 @@ export interface GoalSettings {
 }
 
 /** The columns of a delivery and its goal's settings that an attempt needs (`d` deliveries, `g` goals). */
-export const ATTEMPT_COLUMNS = `d.result_id, d.goal_id, d.revision, d.body, d.body_sha256, d.correlation_id, d.created_at,
-  g.goal_id AS g_goal_id, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext`;
+export const ATTEMPT_COLUMNS = `d.result_id, d.goal_id, d.revision, d.body, d.body_sha256, d.correlation_id, d.created_at, d.goal_version,
+  g.goal_id AS g_goal_id, g.version AS g_version, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext`;
 
 export interface AttemptRow {
   delivery_id: string;
@@ -32,7 +35,9 @@ export interface AttemptRow {
   body_sha256: string;
   correlation_id: string;
   created_at: Date;
+  goal_version: number | null;
   g_goal_id: string | null;
+  g_version: number;
   deleted: boolean;
   recipient_url: string | null;
   delivery_mode: DeliveryMode;
@@ -44,10 +49,10 @@ export function attemptInput(r: AttemptRow): { delivery: StoredDelivery; goal: G
   return {
     delivery: {
       deliveryId: r.delivery_id, resultId: r.result_id, goalId: r.goal_id, revision: r.revision, body: r.body,
-      bodySha256: r.body_sha256, correlationId: r.correlation_id, createdAt: r.created_at,
+      bodySha256: r.body_sha256, correlationId: r.correlation_id, createdAt: r.created_at, goalVersion: r.goal_version,
     },
     goal: r.g_goal_id === null ? null : {
-      goalId: r.g_goal_id, deleted: r.deleted, recipientUrl: r.recipient_url, deliveryMode: r.delivery_mode,
+      goalId: r.g_goal_id, version: r.g_version, deleted: r.deleted, recipientUrl: r.recipient_url, deliveryMode: r.delivery_mode,
       secretCiphertext: r.secret_ciphertext,
     },
   };

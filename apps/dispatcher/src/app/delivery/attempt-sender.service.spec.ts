@@ -16,12 +16,12 @@ const settings: DeliverySettings = {
 function delivery(body = Buffer.from('{"payload_version":5}')): StoredDelivery {
   return {
     deliveryId: randomUUID(), resultId: 'res_1', goalId: randomUUID(), revision: 1, body,
-    bodySha256: createHash('sha256').update(body).digest('hex'), correlationId: 'c', createdAt: new Date(),
+    bodySha256: createHash('sha256').update(body).digest('hex'), correlationId: 'c', createdAt: new Date(), goalVersion: 1,
   };
 }
 
 function goal(overrides: Partial<GoalSettings> = {}): GoalSettings {
-  return { goalId: randomUUID(), deleted: false, recipientUrl: 'https://hooks.example/in', deliveryMode: 'production', secretCiphertext: null, ...overrides };
+  return { goalId: randomUUID(), version: 1, deleted: false, recipientUrl: 'https://hooks.example/in', deliveryMode: 'production', secretCiphertext: null, ...overrides };
 }
 
 /** Every case here ends before a request is made, so no network (and no DNS) is involved. */

@@ -91,13 +91,13 @@ export class DeliveryIntake implements OnModuleInit {
     const requested = events.map((e) => ({ ...e, d: (e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload }));
     const col = <T>(pick: (r: (typeof requested)[number]) => T) => requested.map(pick);
     const inserted: { delivery_id: string }[] = await manager.query(
-      `INSERT INTO ${S}.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[], $5::bytea[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
+      `INSERT INTO ${S}.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id, goal_version)
+       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[], $5::bytea[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::int[])
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
       [
         col((r) => r.d.deliveryId), col((r) => r.d.resultId), col((r) => r.d.goalId), col((r) => r.d.revision),
         col((r) => Buffer.from(r.d.bodyBase64, 'base64')), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
-        col((r) => r.d.reason), col((r) => r.envelope.correlationId),
+        col((r) => r.d.reason), col((r) => r.envelope.correlationId), col((r) => r.d.goalVersion ?? null),
       ],
     );
     const fresh = new Set(inserted.map((r) => r.delivery_id));

@@ -115,7 +115,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     let result: AttemptResult;
     if (work.claims > MAX_CLAIMS) {
       result = notSent('', NOT_SENT.ABANDONED, `the attempt was interrupted ${work.claims - 1} times; given up`);
-    } else if (!goal) {
+    } else if (!goal || (delivery.goalVersion !== null && goal.version < delivery.goalVersion)) {
+      // The goal's settings (or the version the body was built under) have not arrived yet: goal.changed and
+      // delivery.requested are different topics. Sending with older settings could go to the wrong place.
       if (attemptedAt.getTime() - delivery.createdAt.getTime() < this.settings.goalWaitMs) {
         await this.queue.postpone(work, GOAL_RECHECK_MS);
         return;

@@ -18,6 +18,8 @@ export interface BuiltBody {
 export interface FreezeContext {
   resultId: string;
   goalId: string;
+  /** The goal snapshot's version the body was built under. */
+  goalVersion: number;
   reason: DeliveryReason;
   correlationId: string;
   causationId: string;
@@ -64,6 +66,7 @@ export class PayloadFreezer {
       bodySha256: built.bodySha256,
       executedAt: built.executedAt,
       reason: context.reason,
+      goalVersion: context.goalVersion,
     }, { correlationId: context.correlationId, causationId: context.causationId });
     payloadBuilderMetrics.frozen.inc({ reason: context.reason });
     return { deliveryId };

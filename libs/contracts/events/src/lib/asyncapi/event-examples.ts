@@ -59,7 +59,7 @@ export const EVENT_EXAMPLES: readonly EventExample[] = [
   example(DeliveryRequested, {
     deliveryId, resultId, goalId, revision: 2, bodyBase64: Buffer.from(body).toString('base64'),
     bodySha256: createHash('sha256').update(body).digest('hex'),
-    executedAt: '2026-11-21T10:00:00.000Z', reason: 'first',
+    executedAt: '2026-11-21T10:00:00.000Z', reason: 'first', goalVersion: 3,
   }),
   example(DeliveryRetryDue, { deliveryId, resultId, attempt: 2, dueAt: '2026-11-21T10:01:00.000Z' }),
   example(DeliveryAttempted, {

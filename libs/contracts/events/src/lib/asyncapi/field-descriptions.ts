@@ -43,6 +43,7 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
     deliveryId: 'X-SH-Delivery: one series of attempts of one content.',
     bodyBase64: 'The exact request body every attempt sends (base64).',
     bodySha256: 'Hex SHA-256 of the body; the dispatcher checks the bytes against it before sending.',
+    goalVersion: "The goal.changed version the body was built under: the dispatcher waits until its copy of the goal's delivery settings is at least this new (mode, URL, secret), so a switch to Production made before the result is never sent under the older Test settings. Optional so older producers stay valid.",
   },
   DeliveryAttemptedPayload: {
     deliveryId: 'X-SH-Delivery header of the request: the same for every attempt of the same bytes, manual retries included.',

@@ -1,4 +1,4 @@
-import { IsBase64, IsDateString, IsIn, IsInt, IsString, IsUUID, Matches, Min, MinLength } from 'class-validator';
+import { IsBase64, IsDateString, IsIn, IsInt, IsOptional, IsString, IsUUID, Matches, Min, MinLength } from 'class-validator';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
 
@@ -15,6 +15,8 @@ export class DeliveryRequestedPayload {
   @Matches(/^[0-9a-f]{64}$/) bodySha256!: string;
   @IsDateString({ strict: true }) executedAt!: string;
   @IsIn(DELIVERY_REASONS) reason!: (typeof DELIVERY_REASONS)[number];
+  /** The goal.changed version the body was built under: the dispatcher sends only with these settings or newer. */
+  @IsOptional() @IsInt() @Min(1) goalVersion?: number | null;
 }
 
 export const DeliveryRequested = defineEvent({
