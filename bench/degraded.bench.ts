@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { latencies, ProcessMeter, perUnit, summarize, type LatencySummary } from './support/measure';
-import { conditions, latestResult, load, machine, readResult, writeResult } from './support/output';
+import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readResults, readUntil, type AttemptRead, type ResultRead, type StateCount } from './support/result-states';
-import { arrive, until } from './support/arrivals';
+import { arrivalRate, arrive, until } from './support/arrivals';
 import { BenchSystem, SERVICES, articleNumber } from './support/system';
 
 /**
@@ -139,18 +139,9 @@ interface SteadyFile {
   steady: { deliveredPerSecond: number; latencyMs: Latency };
 }
 
-/** Rate from the first argument: a number, a steady.json (half its throughput), or the newest steady.json. */
-function arrivalRate(arg: string | undefined): { rate: number; steadyFile: string | null; steady: SteadyFile | null } {
-  if (arg !== undefined && /^\d+(\.\d+)?$/.test(arg)) return { rate: Number(arg), steadyFile: null, steady: null };
-  const file = arg ?? latestResult('steady');
-  if (!file) throw new Error('no steady result to take the rate from: run `npm run bench -- steady` first, or give a rate (results per second)');
-  const steady = readResult<SteadyFile>(file);
-  return { rate: Number((steady.steady.deliveredPerSecond / 2).toFixed(1)), steadyFile: file, steady };
-}
-
 async function main(): Promise<void> {
   const host = machine();
-  const { rate, steadyFile, steady } = arrivalRate(process.argv[2]);
+  const { rate, steadyFile, steady } = arrivalRate<SteadyFile>(process.argv[2]);
   const seconds = Number(process.argv[3] ?? 60);
   const goals = Number(process.argv[4] ?? 50);
   const settings = {

@@ -6,9 +6,9 @@
 //   npm run bench -- soak [rate | steady.json] [minutes] [goals]
 // Without a first argument the rate is half of the newest bench/results/*/steady.json; 10 minutes; 50 goals.
 import { startReceiver } from '@owd/testing';
-import { arrive } from './support/arrivals';
+import { arrivalRate, arrive } from './support/arrivals';
 import { cpuMs, rssMb, summarize } from './support/measure';
-import { conditions, latestResult, machine, readResult, writeResult } from './support/output';
+import { conditions, machine, writeResult } from './support/output';
 import { countStates, listResults } from './support/result-states';
 import { BenchSystem, SERVICES } from './support/system';
 
@@ -22,18 +22,11 @@ interface Minute {
   latencyOnKafkaMs: ReturnType<typeof summarize>;
 }
 
-function arrivalRate(arg: string | undefined): number {
-  if (arg !== undefined && /^\d+(\.\d+)?$/.test(arg)) return Number(arg);
-  const file = arg ?? latestResult('steady');
-  if (!file) throw new Error('no steady result to take the rate from: run `npm run bench -- steady` first, or give a rate');
-  return Number((readResult<{ steady: { deliveredPerSecond: number } }>(file).steady.deliveredPerSecond / 2).toFixed(1));
-}
-
 const within = (first: number, last: number) => first > 0 && Math.abs(last - first) / first <= TOLERANCE;
 
 async function main(): Promise<void> {
   const host = machine();
-  const rate = arrivalRate(process.argv[2]);
+  const { rate } = arrivalRate(process.argv[2]);
   const minutes = Number(process.argv[3] ?? 10);
   const goals = Number(process.argv[4] ?? 50);
   console.log(`\nsoak: ${rate} results/s for ${minutes} min over ${goals} goals; one receiver answering 204 at once`);

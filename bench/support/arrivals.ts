@@ -1,5 +1,6 @@
 // Open-loop arrivals through the API, shared by the scenarios that submit at a fixed rate (degraded, soak).
 import { summarize } from './measure';
+import { latestResult, readResult } from './output';
 import type { BenchSystem } from './system';
 
 export interface Submitted {
@@ -63,3 +64,12 @@ export async function until(done: () => boolean | Promise<boolean>, timeoutMs: n
   return true;
 }
 
+
+/** Rate from the first argument: a number, a steady.json (half its throughput), or the newest steady.json. */
+export function arrivalRate<T extends { steady: { deliveredPerSecond: number } }>(arg: string | undefined): { rate: number; steadyFile: string | null; steady: T | null } {
+  if (arg !== undefined && /^\d+(\.\d+)?$/.test(arg)) return { rate: Number(arg), steadyFile: null, steady: null };
+  const file = arg ?? latestResult('steady');
+  if (!file) throw new Error('no steady result to take the rate from: run `npm run bench -- steady` first, or give a rate (results per second)');
+  const steady = readResult<T>(file);
+  return { rate: Number((steady.steady.deliveredPerSecond / 2).toFixed(1)), steadyFile: file, steady };
+}
