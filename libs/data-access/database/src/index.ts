@@ -4,4 +4,5 @@ export * from './lib/migration-check.service';
 export * from './lib/database.module';
 export * from './lib/unavailable';
 export * from './lib/after-commit';
+export * from './lib/transaction-scope';
 export * from './lib/statement-metrics';

@@ -200,6 +200,25 @@ describe('event plumbing on a real broker and database', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('skips the events a consumer does not accept without a transaction or a record, and counts them as ignored', async () => {
+    const group = `svc_b.accepts.${randomUUID()}`;
+    const resultId = `res_${randomUUID()}`;
+    const skipped = await a.producer.emit(DeliveryRetryDue, { ...retryDue(), resultId, attempt: 2 }, { correlationId: resultId });
+    const wanted = await a.producer.emit(DeliveryRetryDue, { ...retryDue(), resultId, attempt: 3 }, { correlationId: resultId });
+    const ignoredBefore = await consumedCount('ignored');
+    const handled: string[] = [];
+    await b.consumer(group, async (env) => {
+      if ((env.payload as DeliveryRetryDuePayload).resultId === resultId) handled.push(env.eventId);
+    }, (env) => (env.payload as DeliveryRetryDuePayload).attempt === 3).start();
+
+    await waitFor(() => handled.length === 1, { what: 'the accepted event' });
+    expect(handled).toEqual([wanted.eventId]);
+    const recorded: { event_id: string }[] = await b.dataSource.query(
+      `SELECT event_id FROM svc_b.processed_events WHERE consumer = $1 AND event_id = ANY($2::uuid[])`, [group, [skipped.eventId, wanted.eventId]]);
+    expect(recorded.map((r) => r.event_id)).toEqual([wanted.eventId]);
+    expect(await consumedCount('ignored')).toBeGreaterThan(ignoredBefore);
+  });
+
   it('publishes outbox rows whose transactions committed out of id order', async () => {
     const group = 'svc_b.order';
     await b.consumer(group, recordEffect('svc_b', group)).start();

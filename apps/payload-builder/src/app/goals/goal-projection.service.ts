@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { scopeState, type TransactionScope } from '@owd/database';
 import type { ContractChangedPayload, GoalChangedPayload } from '@owd/events';
 import type { ReceiverField } from '@owd/payload';
 import type { ContractSnapshot, GoalSnapshot } from './goal.types';
@@ -25,6 +26,20 @@ interface ContractRow {
   fields: ReceiverField[];
 }
 
+export interface GoalSettings {
+  goal: GoalSnapshot | null;
+  contract: ContractSnapshot | null;
+}
+
+/** The goal settings one transaction has read. */
+const SETTINGS_READ: TransactionScope<Map<string, GoalSettings>> = { name: 'payload-builder.goal-settings', create: () => new Map() };
+
+function settingsOf(manager: EntityManager): Map<string, GoalSettings> {
+  const read = scopeState(manager, SETTINGS_READ);
+  if (!read) throw new Error('goal settings are read inside a transaction');
+  return read;
+}
+
 /**
  * This service's own copy of goals and contracts, built from their snapshot events.
  * A snapshot older than (or as old as) the one held is ignored, so replays and reordering are harmless.
@@ -33,6 +48,7 @@ interface ContractRow {
 export class GoalProjectionService {
   /** Returns true when the snapshot was newer and is now the one held. */
   async applyGoal(manager: EntityManager, goal: GoalChangedPayload): Promise<boolean> {
+    settingsOf(manager).delete(goal.goalId);
     const rows: unknown[] = await manager.query(
       `INSERT INTO goals (goal_id, version, deleted, name, send_immediately, second_language_enabled,
                           second_language, publish_policy, field_defaults)
@@ -50,6 +66,7 @@ export class GoalProjectionService {
   }
 
   async applyContract(manager: EntityManager, contract: ContractChangedPayload): Promise<boolean> {
+    settingsOf(manager).delete(contract.goalId);
     const fields: ReceiverField[] = contract.fields.map((f) => ({
       key: f.key, label: f.label, type: f.type, required: f.required, multiple: f.multiple,
       ...(f.options ? { options: f.options.map((o) => ({ value: o.value, label: o.label })) } : {}),
@@ -67,23 +84,37 @@ export class GoalProjectionService {
     return rows.length > 0;
   }
 
-  /** The goal's settings and its contract (each null until its first event arrived), in one statement. */
-  async settings(manager: EntityManager, goalId: string): Promise<{ goal: GoalSnapshot | null; contract: ContractSnapshot | null }> {
-    const [{ goal: g, contract: c }]: { goal: GoalRow | null; contract: ContractRow | null }[] = await manager.query(
-      `SELECT to_jsonb(g) AS goal, to_jsonb(c) AS contract
-         FROM (SELECT $1::uuid AS goal_id) k LEFT JOIN goals g USING (goal_id) LEFT JOIN contracts c USING (goal_id)`,
-      [goalId],
+  /** The goal's settings and its contract (each null until its first event arrived). */
+  async settings(manager: EntityManager, goalId: string): Promise<GoalSettings> {
+    await this.loadSettings(manager, [goalId]);
+    return settingsOf(manager).get(goalId) as GoalSettings;
+  }
+
+  /**
+   * Reads the settings of the goals not read yet in this transaction, in one statement. They are kept for the
+   * rest of it: a goal changes only in its own handler, which holds the goal's lock exclusively.
+   */
+  async loadSettings(manager: EntityManager, goalIds: readonly string[]): Promise<void> {
+    const known = settingsOf(manager);
+    const needed = [...new Set(goalIds)].filter((id) => !known.has(id));
+    if (needed.length === 0) return;
+    const rows: { goal_id: string; goal: GoalRow | null; contract: ContractRow | null }[] = await manager.query(
+      `SELECT k.goal_id, to_jsonb(g) AS goal, to_jsonb(c) AS contract
+         FROM unnest($1::uuid[]) AS k(goal_id) LEFT JOIN goals g USING (goal_id) LEFT JOIN contracts c USING (goal_id)`,
+      [needed],
     );
-    return {
-      goal: g && {
-        goalId: g.goal_id, version: g.version, deleted: g.deleted, name: g.name,
-        sendImmediately: g.send_immediately, secondLanguageEnabled: g.second_language_enabled,
-        secondLanguage: g.second_language, publishPolicy: g.publish_policy, fieldDefaults: g.field_defaults,
-      },
-      contract: c && {
-        goalId: c.goal_id, version: c.version, origin: c.origin,
-        sectionTypes: c.section_types, blockTypes: c.block_types, fields: c.fields,
-      },
-    };
+    for (const { goal_id, goal: g, contract: c } of rows) {
+      known.set(goal_id, {
+        goal: g && {
+          goalId: g.goal_id, version: g.version, deleted: g.deleted, name: g.name,
+          sendImmediately: g.send_immediately, secondLanguageEnabled: g.second_language_enabled,
+          secondLanguage: g.second_language, publishPolicy: g.publish_policy, fieldDefaults: g.field_defaults,
+        },
+        contract: c && {
+          goalId: c.goal_id, version: c.version, origin: c.origin,
+          sectionTypes: c.section_types, blockTypes: c.block_types, fields: c.fields,
+        },
+      });
+    }
   }
 }

@@ -32,6 +32,7 @@ export class ProjectionRebuildService {
   private async fold(manager: EntityManager): Promise<RebuildSummary> {
     const summary: RebuildSummary = { results: 0, events: 0 };
     let current: ResultProjection | null = null;
+    const done: ResultProjection[] = [];
     let after: [string, number] = ['', 0];
     for (;;) {
       const rows: ResultEventRow[] = await manager.query(
@@ -41,19 +42,20 @@ export class ProjectionRebuildService {
       );
       for (const row of rows) {
         if (current !== null && current.resultId !== row.result_id) {
-          await this.store.save(manager, current);
-          summary.results += 1;
+          done.push(current);
           current = null;
         }
         current = applyResultEvent(current ?? emptyProjection(row.result_id), toResultEvent(row));
         summary.events += 1;
       }
+      summary.results += done.length;
+      await this.store.writeRows(manager, done.splice(0));
       if (rows.length < PAGE) break;
       const last = rows[rows.length - 1];
       after = [last.result_id, last.seq];
     }
     if (current !== null) {
-      await this.store.save(manager, current);
+      await this.store.writeRows(manager, [current]);
       summary.results += 1;
     }
     return summary;

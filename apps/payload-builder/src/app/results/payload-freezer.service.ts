@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { scopeState, type TransactionScope } from '@owd/database';
 import { DeliveryRequested } from '@owd/events';
 import { Outbox } from '@owd/kafka';
 import { buildPayload, type BuildPayloadInput, type PayloadEvent } from '@owd/payload';
@@ -25,6 +26,42 @@ export interface FreezeContext {
   causationId: string;
 }
 
+interface FreezeRecord {
+  result_id: string;
+  revision: number;
+  delivery_id: string;
+  goal_id: string;
+  event: string;
+  reason: DeliveryReason;
+  body_sha256: string;
+  executed_at: string;
+}
+
+/**
+ * A transaction's freeze records, written in one insert just before it commits. A revision frozen twice would
+ * mean that the result's projection and its freeze records disagree: the transaction fails (and so stops its
+ * partition, visibly) rather than sending a second body for the same revision.
+ */
+const FREEZE_RECORDS: TransactionScope<FreezeRecord[]> = {
+  name: 'payload-builder.freezes',
+  create: () => [],
+  async beforeCommit(records, runner) {
+    const all = records.splice(0);
+    if (all.length === 0) return;
+    const inserted: { result_id: string; revision: number }[] = await runner.query(
+      `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body_sha256, executed_at, frozen_at)
+       SELECT r.*, now() FROM jsonb_to_recordset($1::jsonb) AS r(result_id text, revision int, delivery_id uuid,
+         goal_id uuid, event text, reason text, body_sha256 text, executed_at timestamptz)
+       ON CONFLICT (result_id, revision) DO NOTHING RETURNING result_id, revision`,
+      [JSON.stringify(all)],
+    );
+    if (inserted.length === all.length) return;
+    const written = new Set(inserted.map((r) => `${r.result_id}@${r.revision}`));
+    const twice = all.filter((r) => !written.has(`${r.result_id}@${r.revision}`)).map((r) => `${r.result_id} revision ${r.revision}`);
+    throw new Error(`already frozen, not frozen again: ${twice.join(', ')}`);
+  },
+};
+
 /**
  * Builds the body of one (result, revision) once and hands the exact bytes to the dispatcher, which stores them:
  * every attempt sends those bytes. The freeze record here (digest, delivery id) makes sure a revision is never
@@ -46,17 +83,18 @@ export class PayloadFreezer {
     }
   }
 
-  /** Records the freeze and writes `delivery.requested` with the bytes; returns null when this revision was already frozen. */
-  async freeze(manager: EntityManager, built: BuiltBody, context: FreezeContext): Promise<{ deliveryId: string } | null> {
+  /**
+   * Records the freeze and writes `delivery.requested` with the bytes. The caller holds the result's lock and
+   * knows the revision is not frozen yet (its projection says so); the record's key checks that once more at commit.
+   */
+  async freeze(manager: EntityManager, built: BuiltBody, context: FreezeContext): Promise<{ deliveryId: string }> {
     const deliveryId = randomUUID();
-    const inserted: unknown[] = await manager.query(
-      `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body_sha256, executed_at, frozen_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now())
-       ON CONFLICT (result_id, revision) DO NOTHING RETURNING delivery_id`,
-      [context.resultId, built.revision, deliveryId, context.goalId, built.event, context.reason,
-        built.bodySha256, built.executedAt],
-    );
-    if (inserted.length === 0) return null;
+    const records = scopeState(manager, FREEZE_RECORDS);
+    if (!records) throw new Error('a revision is frozen inside a transaction');
+    records.push({
+      result_id: context.resultId, revision: built.revision, delivery_id: deliveryId, goal_id: context.goalId,
+      event: built.event, reason: context.reason, body_sha256: built.bodySha256, executed_at: built.executedAt,
+    });
     await this.outbox.add(manager, DeliveryRequested, {
       deliveryId,
       resultId: context.resultId,

@@ -44,7 +44,6 @@ export class ResultEvaluator {
     if ('kind' in built) return this.decide(manager, state, built, cause);
     const reason = isFirstDelivery ? 'first' : state.conflictRevision === state.revision ? 'conflict' : 'revision';
     const frozen = await this.freezer.freeze(manager, built, { resultId: state.resultId, goalId, goalVersion: readiness.goal.version, reason, ...cause });
-    if (frozen === null) return state;
     return this.status.record(manager, state, {
       type: 'frozen', revision: built.revision, deliveryId: frozen.deliveryId, bodySha256: built.bodySha256, event: built.event,
       reason, reasonText: `revision ${built.revision} frozen as ${built.event} and handed to the dispatcher`,

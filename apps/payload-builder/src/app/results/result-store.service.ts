@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { scopeState, type TransactionScope } from '@owd/database';
 import type { ResultEvent, ResultEventData } from './result-event.types';
 import { applyResultEvent, emptyProjection, type ResultProjection, type ResultState } from './result-state';
 
@@ -22,7 +23,7 @@ interface ResultRow {
   conflicts: number;
   conflict_revision: number;
   last_seq: number;
-  updated_at: Date;
+  updated_at: Date | null;
 }
 
 export interface ResultEventRow {
@@ -33,28 +34,75 @@ export interface ResultEventRow {
   caused_by: string | null;
 }
 
-// Two-key advisory locks: (namespace, hashtext(id)). A goal lock is taken before a result lock, never after.
+// Two-key advisory locks: (namespace, hashtext(id)). A goal lock is taken before a result lock, never after;
+// several of a kind are taken in id order, so two transactions never wait for each other in a circle.
 const GOAL_LOCK = 'payload_builder.goal';
 const RESULT_LOCK = 'payload_builder.result';
+
+type GoalLockMode = 'shared' | 'exclusive';
+
+/**
+ * What one transaction holds and has still to write: the locks it took, the results it locked (as they stand
+ * now, with its own changes applied), and its new lifecycle events. The events and the changed rows are
+ * written in one statement each just before the commit, so a chunk of N events costs a few statements, not 5N.
+ */
+interface ResultWork {
+  goalLocks: Map<string, GoalLockMode>;
+  locked: Map<string, ResultProjection>;
+  events: ResultEvent[];
+  changed: Set<string>;
+}
+
+const RESULT_WORK: TransactionScope<ResultWork> = {
+  name: 'payload-builder.results',
+  create: () => ({ goalLocks: new Map(), locked: new Map(), events: [], changed: new Set() }),
+  beforeCommit: (work, runner) => writeWork(runner.manager, work),
+};
 
 /** Reads and writes the lifecycle (`result_events`, append-only) and its projection (`results`). */
 @Injectable()
 export class ResultStore {
   /** Result handlers share a goal; a goal's own change excludes them, so neither misses the other's rows. */
-  async lockGoal(manager: EntityManager, goalId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+  async lockGoal(manager: EntityManager, goalId: string, mode: GoalLockMode): Promise<void> {
+    await this.lockGoals(manager, [goalId], mode);
+  }
+
+  /** Several goals at once, in id order (one statement); a goal this transaction holds already is not locked again. */
+  async lockGoals(manager: EntityManager, goalIds: readonly string[], mode: GoalLockMode): Promise<void> {
+    const work = workOf(manager);
+    const needed = [...new Set(goalIds)].filter((id) => !(work.goalLocks.get(id) === mode || work.goalLocks.get(id) === 'exclusive'));
+    if (needed.length === 0) return;
     const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
-    await manager.query(`SELECT ${fn}(hashtext($1), hashtext($2))`, [GOAL_LOCK, goalId]);
+    await manager.query(
+      `SELECT ${fn}(hashtext($1), hashtext(id)) FROM (SELECT unnest($2::text[]) AS id ORDER BY 1) ordered`,
+      [GOAL_LOCK, needed],
+    );
+    for (const id of needed) work.goalLocks.set(id, mode);
   }
 
   /** Serialises the handlers of one result across topics and replicas for the rest of the transaction. */
   async lockResult(manager: EntityManager, resultId: string): Promise<ResultProjection> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))`, [RESULT_LOCK, resultId]);
-    const [row]: ResultRow[] = await manager.query(`SELECT * FROM results WHERE result_id = $1`, [resultId]);
-    return row ? fromRow(row) : emptyProjection(resultId);
+    await this.lockResults(manager, [resultId]);
+    return workOf(manager).locked.get(resultId) as ResultProjection;
+  }
+
+  /** Several results at once, in id order: two statements, whatever their number; held ones are not locked again. */
+  async lockResults(manager: EntityManager, resultIds: readonly string[]): Promise<void> {
+    const work = workOf(manager);
+    const needed = [...new Set(resultIds)].filter((id) => !work.locked.has(id));
+    if (needed.length === 0) return;
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(hashtext($1), hashtext(id)) FROM (SELECT unnest($2::text[]) AS id ORDER BY 1) ordered`,
+      [RESULT_LOCK, needed],
+    );
+    const rows: ResultRow[] = await manager.query(`SELECT * FROM results WHERE result_id = ANY($1::text[])`, [needed]);
+    const found = new Map(rows.map((row) => [row.result_id, fromRow(row)]));
+    for (const id of needed) work.locked.set(id, found.get(id) ?? emptyProjection(id));
   }
 
   /** Result ids of a goal whose current revision has not been frozen yet. */
   async unsentOfGoal(manager: EntityManager, goalId: string): Promise<string[]> {
+    await this.flush(manager);
     const rows: { result_id: string }[] = await manager.query(
       `SELECT result_id FROM results WHERE goal_id = $1 AND revision > 0 AND NOT (revision = ANY(frozen_revisions))
        ORDER BY result_id`,
@@ -63,40 +111,99 @@ export class ResultStore {
     return rows.map((r) => r.result_id);
   }
 
-  /** Appends one event and returns the projection with it applied (the caller saves it once at the end). */
+  /**
+   * Appends one event and returns the projection with it applied. Both are written before the commit: the
+   * projection of a result always equals the fold of its events.
+   */
   async append(manager: EntityManager, state: ResultProjection, data: ResultEventData, causedBy: string | null): Promise<ResultProjection> {
+    const work = workOf(manager);
     const event: ResultEvent = { resultId: state.resultId, seq: state.lastSeq + 1, data, occurredAt: new Date(), causedBy };
-    await manager.query(
-      `INSERT INTO result_events (result_id, seq, type, data, occurred_at, caused_by) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [event.resultId, event.seq, data.type, JSON.stringify(data), event.occurredAt, causedBy],
-    );
-    return applyResultEvent(state, event);
+    work.events.push(event);
+    return this.keep(work, applyResultEvent(state, event));
   }
 
+  /** Makes `state` the result's row (written before the commit, or at `flush`). */
   async save(manager: EntityManager, state: ResultProjection): Promise<void> {
+    this.keep(workOf(manager), state);
+  }
+
+  /** Writes these rows now, outside the unit of work (a rebuild writes every result once). */
+  async writeRows(manager: EntityManager, states: readonly ResultProjection[]): Promise<void> {
+    await upsertResults(manager, states);
+  }
+
+  /** Writes what the transaction has changed so far (before a query that reads the tables, or to bound memory). */
+  async flush(manager: EntityManager): Promise<void> {
+    await writeWork(manager, workOf(manager));
+  }
+
+  private keep(work: ResultWork, state: ResultProjection): ResultProjection {
+    work.locked.set(state.resultId, state);
+    work.changed.add(state.resultId);
+    return state;
+  }
+}
+
+function workOf(manager: EntityManager): ResultWork {
+  const work = scopeState(manager, RESULT_WORK);
+  if (!work) throw new Error('results are read and written inside a transaction');
+  return work;
+}
+
+/** The new events in one insert and the changed rows in one upsert. */
+async function writeWork(manager: EntityManager, work: ResultWork): Promise<void> {
+  const events = work.events.splice(0);
+  const changed = [...work.changed].map((id) => work.locked.get(id) as ResultProjection);
+  work.changed.clear();
+  if (events.length > 0) {
     await manager.query(
-      `INSERT INTO results (result_id, goal_id, workspace_id, revision, upstream_revision, text_only_change, content,
-         status, status_reason, status_revision, missing_fields, approved_revision, field_values, frozen_revisions,
-         last_delivery_id, conflicts, conflict_revision, last_seq, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-       ON CONFLICT (result_id) DO UPDATE SET goal_id = EXCLUDED.goal_id, workspace_id = EXCLUDED.workspace_id,
-         revision = EXCLUDED.revision, upstream_revision = EXCLUDED.upstream_revision,
-         text_only_change = EXCLUDED.text_only_change, content = EXCLUDED.content, status = EXCLUDED.status,
-         status_reason = EXCLUDED.status_reason, status_revision = EXCLUDED.status_revision, missing_fields = EXCLUDED.missing_fields,
-         approved_revision = EXCLUDED.approved_revision, field_values = EXCLUDED.field_values,
-         frozen_revisions = EXCLUDED.frozen_revisions, last_delivery_id = EXCLUDED.last_delivery_id,
-         conflicts = EXCLUDED.conflicts, conflict_revision = EXCLUDED.conflict_revision, last_seq = EXCLUDED.last_seq,
-         updated_at = EXCLUDED.updated_at`,
-      [state.resultId, state.goalId, state.workspaceId, state.revision, state.upstreamRevision, state.textOnlyChange,
-        JSON.stringify(state.content), state.state, state.stateReason, state.stateRevision, state.missingFields, state.approvedRevision,
-        JSON.stringify(state.fieldValues), state.frozenRevisions, state.lastDeliveryId, state.conflicts,
-        state.conflictRevision, state.lastSeq, state.updatedAt],
+      `INSERT INTO result_events (result_id, seq, type, data, occurred_at, caused_by)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::uuid[])`,
+      [events.map((e) => e.resultId), events.map((e) => e.seq), events.map((e) => e.data.type),
+        events.map((e) => JSON.stringify(e.data)), events.map((e) => e.occurredAt), events.map((e) => e.causedBy)],
     );
   }
+  await upsertResults(manager, changed);
+}
+
+async function upsertResults(manager: EntityManager, states: readonly ResultProjection[]): Promise<void> {
+  if (states.length === 0) return;
+  await manager.query(
+    `INSERT INTO results (result_id, goal_id, workspace_id, revision, upstream_revision, text_only_change, content,
+       status, status_reason, status_revision, missing_fields, approved_revision, field_values, frozen_revisions,
+       last_delivery_id, conflicts, conflict_revision, last_seq, updated_at)
+     SELECT r.result_id, r.goal_id, r.workspace_id, r.revision, r.upstream_revision, r.text_only_change, r.content,
+       r.status, r.status_reason, r.status_revision, r.missing_fields, r.approved_revision, r.field_values,
+       r.frozen_revisions, r.last_delivery_id, r.conflicts, r.conflict_revision, r.last_seq, r.updated_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(result_id text, goal_id uuid, workspace_id uuid, revision int,
+         upstream_revision int, text_only_change boolean, content jsonb, status text, status_reason text,
+         status_revision int, missing_fields text[], approved_revision int, field_values jsonb, frozen_revisions int[],
+         last_delivery_id uuid, conflicts int, conflict_revision int, last_seq int, updated_at timestamptz)
+     ON CONFLICT (result_id) DO UPDATE SET goal_id = EXCLUDED.goal_id, workspace_id = EXCLUDED.workspace_id,
+       revision = EXCLUDED.revision, upstream_revision = EXCLUDED.upstream_revision,
+       text_only_change = EXCLUDED.text_only_change, content = EXCLUDED.content, status = EXCLUDED.status,
+       status_reason = EXCLUDED.status_reason, status_revision = EXCLUDED.status_revision, missing_fields = EXCLUDED.missing_fields,
+       approved_revision = EXCLUDED.approved_revision, field_values = EXCLUDED.field_values,
+       frozen_revisions = EXCLUDED.frozen_revisions, last_delivery_id = EXCLUDED.last_delivery_id,
+       conflicts = EXCLUDED.conflicts, conflict_revision = EXCLUDED.conflict_revision, last_seq = EXCLUDED.last_seq,
+       updated_at = EXCLUDED.updated_at`,
+    [JSON.stringify(states.map(toRow))],
+  );
 }
 
 export function toResultEvent(row: ResultEventRow): ResultEvent {
   return { resultId: row.result_id, seq: row.seq, data: row.data, occurredAt: row.occurred_at, causedBy: row.caused_by };
+}
+
+function toRow(state: ResultProjection): ResultRow {
+  return {
+    result_id: state.resultId, goal_id: state.goalId, workspace_id: state.workspaceId, revision: state.revision,
+    upstream_revision: state.upstreamRevision, text_only_change: state.textOnlyChange, content: state.content,
+    status: state.state, status_reason: state.stateReason, status_revision: state.stateRevision, missing_fields: state.missingFields,
+    approved_revision: state.approvedRevision, field_values: state.fieldValues, frozen_revisions: state.frozenRevisions,
+    last_delivery_id: state.lastDeliveryId, conflicts: state.conflicts, conflict_revision: state.conflictRevision,
+    last_seq: state.lastSeq, updated_at: state.updatedAt,
+  };
 }
 
 function fromRow(row: ResultRow): ResultProjection {

@@ -1,7 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { nextContentRevision, type EventEnvelope, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload } from '@owd/events';
+import { withTraceContext, type ChunkEvent } from '@owd/kafka';
+import {
+  is, nextContentRevision, ResultApproved, ResultFieldsSet, ResultRevised, type EventEnvelope, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload,
+} from '@owd/events';
 import type { ResultEventData } from './result-event.types';
+import { GoalProjectionService } from '../goals/goal-projection.service';
 import { ResultEvaluator } from './result-evaluator.service';
 import type { Cause } from './result-status.publisher';
 import { ResultStore } from './result-store.service';
@@ -15,7 +19,32 @@ export function causeOf(envelope: EventEnvelope): Cause {
 export class ResultWorkflowService {
   private readonly logger = new Logger(ResultWorkflowService.name);
 
-  constructor(private readonly store: ResultStore, private readonly evaluator: ResultEvaluator) {}
+  constructor(
+    private readonly store: ResultStore,
+    private readonly evaluator: ResultEvaluator,
+    private readonly goals: GoalProjectionService,
+  ) {}
+
+  /**
+   * A chunk of result events in one transaction. What their handlers need is taken first, at once: the goals'
+   * locks (shared) and settings, then the results' locks and rows, each kind in id order. Each event then runs
+   * on what is held, in its own trace, and the chunk's writes go out together before the commit: a handful of
+   * statements for the chunk, whatever its size.
+   */
+  async onChunk(manager: EntityManager, events: readonly ChunkEvent[]): Promise<void> {
+    const keys = events.map((e) => e.envelope.payload as { goalId: string; resultId: string });
+    const goalIds = keys.map((k) => k.goalId);
+    await this.store.lockGoals(manager, goalIds, 'shared');
+    await this.goals.loadSettings(manager, goalIds);
+    await this.store.lockResults(manager, keys.map((k) => k.resultId));
+    for (const { envelope, trace } of events) {
+      await withTraceContext(trace, async () => {
+        if (is(envelope, ResultRevised)) await this.onRevised(manager, envelope);
+        else if (is(envelope, ResultApproved)) await this.onApproved(manager, envelope);
+        else if (is(envelope, ResultFieldsSet)) await this.onFieldsSet(manager, envelope);
+      });
+    }
+  }
 
   async onRevised(manager: EntityManager, envelope: EventEnvelope<ResultRevisedPayload>): Promise<void> {
     const p = envelope.payload;

@@ -1,17 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import {
   ContractChanged, DeliveryAttempted, GoalChanged, ResultApproved, ResultFieldsSet, ResultRevised,
-  type EventDefinition, type EventEnvelope,
+  is,
 } from '@owd/events';
 import { MessagingService } from '@owd/kafka';
 import { ConflictResendService } from './conflict-resend.service';
 import { GoalChangeHandler } from './goal-change.handler';
 import { ResultWorkflowService } from './result-workflow.service';
-
-/** The envelope's payload as the class its definition validated it against. */
-function is<T extends object>(envelope: EventEnvelope, definition: EventDefinition<T>): envelope is EventEnvelope<T> {
-  return envelope.type === definition.type;
-}
 
 /** Registers the service's consumer groups before the application boots (one group per input stream). */
 @Injectable()
@@ -20,11 +15,7 @@ export class ResultsConsumers {
     messaging.consume({
       groupId: 'payload-builder.results',
       events: [ResultRevised, ResultApproved, ResultFieldsSet],
-      handle: async (envelope, manager) => {
-        if (is(envelope, ResultRevised)) await workflow.onRevised(manager, envelope);
-        else if (is(envelope, ResultApproved)) await workflow.onApproved(manager, envelope);
-        else if (is(envelope, ResultFieldsSet)) await workflow.onFieldsSet(manager, envelope);
-      },
+      handleChunk: (events, manager) => workflow.onChunk(manager, events),
     });
     messaging.consume({
       groupId: 'payload-builder.goals',
@@ -37,6 +28,8 @@ export class ResultsConsumers {
     messaging.consume({
       groupId: 'payload-builder.deliveries',
       events: [DeliveryAttempted],
+      // Only a 409 changes a result here; the other outcomes need no transaction.
+      accepts: (envelope) => is(envelope, DeliveryAttempted) && envelope.payload.outcome === 'conflict',
       handle: async (envelope, manager) => {
         if (is(envelope, DeliveryAttempted)) await conflicts.onAttempted(manager, envelope);
       },

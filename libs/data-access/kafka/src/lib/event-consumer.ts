@@ -49,6 +49,11 @@ export interface ConsumerSpec {
   groupId: string;
   /** Event types this consumer handles; other types on the same topics are skipped and committed. */
   events: readonly EventDefinition[];
+  /**
+   * Which of those events concern this consumer (default all). The others are skipped like unknown types:
+   * counted as ignored, no transaction, no record — they have no effect to guard against repeating.
+   */
+  accepts?: (envelope: EventEnvelope) => boolean;
   /** One event at a time, in its CONSUMER span (what it writes to the outbox continues that trace). */
   handle?: EventHandler;
   /** Or the chunk's events at once (one of the two). */
@@ -236,7 +241,7 @@ export class EventConsumer {
   }
 
   private handles(envelope: EventEnvelope): boolean {
-    return this.handled.has(`${envelope.type}@${envelope.schemaVersion}`);
+    return this.handled.has(`${envelope.type}@${envelope.schemaVersion}`) && (this.spec.accepts?.(envelope) ?? true);
   }
 
   /** Records the event ids in the chunk's transaction; returns those not recorded before. */

@@ -41,7 +41,7 @@ export class Outbox {
     const envelopes = events.map((e) => createEnvelope(definition, e.payload, e.context));
     const messages = envelopes.map((e) => toMessage(this.namer, definition as EventDefinition, e));
     const current = captureTraceContext();
-    bufferOutboxRows(manager.queryRunner, messages.map((m, i) => ({
+    bufferOutboxRows(manager, messages.map((m, i) => ({
       schema: this.schema, topic: m.topic, key: m.key, value: String(m.value),
       headers: JSON.stringify({ ...m.headers, ...(events[i].trace ?? current) }),
     })));

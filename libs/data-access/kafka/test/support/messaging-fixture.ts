@@ -2,7 +2,9 @@ import { DataSource } from 'typeorm';
 import type { EntityManager } from 'typeorm';
 import type { Kafka } from 'kafkajs';
 import { ALL_EVENTS, DeliveryRetryDue, type EventEnvelope } from '@owd/events';
-import { createKafka, EventConsumer, EventProducer, messagingTablesUp, Outbox, OutboxRelay, TopicNamer, type ChunkHandler } from '../../src';
+import {
+  createKafka, EventConsumer, EventProducer, messagingTablesUp, Outbox, OutboxRelay, TopicNamer, type ChunkHandler, type ConsumerSpec,
+} from '../../src';
 
 /** One "service" of the test: its own schema with outbox/inbox, a producer, a relay and a consumer factory. */
 export interface TestService {
@@ -11,7 +13,7 @@ export interface TestService {
   relay: OutboxRelay;
   outbox: Outbox;
   kafka: Kafka;
-  consumer(groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>): EventConsumer;
+  consumer(groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>, accepts?: ConsumerSpec['accepts']): EventConsumer;
   chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
   close(): Promise<void>;
 }
@@ -33,9 +35,9 @@ export async function createTestService(url: string, schema: string, brokers: st
   const consumers: EventConsumer[] = [];
   return {
     dataSource, producer, relay, outbox, kafka,
-    consumer(groupId, handle) {
+    consumer(groupId, handle, accepts) {
       const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
-        { groupId, events: [DeliveryRetryDue], handle: (env, m) => handle(env, m), sessionTimeoutMs: 6_000 }, ALL_EVENTS);
+        { groupId, events: [DeliveryRetryDue], handle: (env, m) => handle(env, m), accepts, sessionTimeoutMs: 6_000 }, ALL_EVENTS);
       consumers.push(c);
       return c;
     },

@@ -58,3 +58,8 @@ export function parseEnvelope(
 export function definitionMap(definitions: readonly EventDefinition[]): Map<string, EventDefinition> {
   return new Map(definitions.map((d) => [`${d.type}@${d.schemaVersion}`, d]));
 }
+
+/** Narrows a parsed envelope to the event a definition describes (its payload then has that class's type). */
+export function is<T extends object>(envelope: EventEnvelope, definition: EventDefinition<T>): envelope is EventEnvelope<T> {
+  return envelope.type === definition.type && envelope.schemaVersion === definition.schemaVersion;
+}

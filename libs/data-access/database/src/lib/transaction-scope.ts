@@ -1,0 +1,74 @@
+import type {
+  DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent,
+} from 'typeorm';
+
+const KEY = 'owd.transactionScopes';
+
+/**
+ * State that lives as long as one database transaction, with what happens to it at the transaction's end.
+ * Declared once (a module constant); its state is created on first use in each transaction.
+ */
+export interface TransactionScope<T> {
+  /** Unique name (the state's key on the query runner). */
+  name: string;
+  create(): T;
+  /**
+   * Inside the transaction, just before it commits (also before a savepoint is released: the outer
+   * transaction then still decides). What it writes commits or rolls back with the transaction.
+   */
+  beforeCommit?(state: T, runner: QueryRunner): Promise<void>;
+  /** Once the transaction has committed for good. */
+  afterCommit?(state: T): void;
+  /**
+   * The transaction, or a savepoint of it, rolls back to `depth` (0: the whole transaction). Returns the
+   * state kept for the rest of the transaction; without this hook nothing is kept.
+   */
+  rollback?(state: T, depth: number): T | undefined;
+}
+
+type Scopes = Map<TransactionScope<unknown>, unknown>;
+
+/** TypeORM keeps the depth to itself; savepoints are what it counts. */
+export const transactionDepth = (runner: QueryRunner): number => (runner as unknown as { transactionDepth: number }).transactionDepth;
+
+const scopesOf = (runner: QueryRunner): Scopes | undefined => runner.data[KEY] as Scopes | undefined;
+
+/** The one subscriber that runs every scope's hooks, in the order the scopes were first used. */
+class TransactionScopeSubscriber implements EntitySubscriberInterface {
+  async beforeTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
+    for (const [scope, state] of scopesOf(queryRunner) ?? []) await scope.beforeCommit?.(state, queryRunner);
+  }
+
+  afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
+    if (queryRunner.isTransactionActive) return; // a savepoint released: the outer transaction may still roll back
+    const scopes = scopesOf(queryRunner);
+    delete queryRunner.data[KEY];
+    for (const [scope, state] of scopes ?? []) scope.afterCommit?.(state);
+  }
+
+  afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
+    const scopes = scopesOf(queryRunner);
+    if (!scopes) return;
+    const depth = queryRunner.isTransactionActive ? transactionDepth(queryRunner) : 0;
+    for (const [scope, state] of scopes) {
+      const kept = depth > 0 ? scope.rollback?.(state, depth) : undefined;
+      if (kept === undefined) scopes.delete(scope);
+      else scopes.set(scope, kept);
+    }
+    if (depth === 0) delete queryRunner.data[KEY];
+  }
+}
+
+function ensureSubscriber(dataSource: DataSource): void {
+  if (!dataSource.subscribers.some((s) => s instanceof TransactionScopeSubscriber)) dataSource.subscribers.push(new TransactionScopeSubscriber());
+}
+
+/** The scope's state in the transaction of `manager` (created on first use); undefined outside a transaction. */
+export function scopeState<T>(manager: EntityManager, scope: TransactionScope<T>): T | undefined {
+  const runner = manager.queryRunner;
+  if (!runner?.isTransactionActive) return undefined;
+  ensureSubscriber(runner.connection);
+  const scopes = (runner.data[KEY] ??= new Map()) as Scopes;
+  if (!scopes.has(scope)) scopes.set(scope, scope.create());
+  return scopes.get(scope) as T;
+}
