@@ -10,8 +10,10 @@ import { startSmtpSink, type SmtpSink } from './support/smtp-sink';
 const NOW = new Date('2026-11-23T08:00:00Z');
 const NEXT_WEEK = new Date('2026-11-30T08:00:00Z');
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * DAY).toISOString();
-const fresh = { ...MATCHING, reportedAt: daysAgo(1) };
+const hoursAgo = (n: number) => new Date(NOW.getTime() - n * HOUR).toISOString();
+const fresh = { ...MATCHING, reportedAt: hoursAgo(2) };
 
 async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
   const values = (await register.getSingleMetric(name)?.get())?.values ?? [];
@@ -35,7 +37,7 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     receiver = createServer((_req, res) => { receiverHits++; res.end(); }).listen(0, '127.0.0.1');
     Object.assign(process.env, {
       DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_PREFIX: prefix, MIGRATE_ON_START: 'true', PORT: '3994',
-      SMTP_URL: smtp.url, NOTICE_FROM: 'notices@owd.example.test', NOTICE_SCHEDULE: 'off', STALE_REPORT_AFTER_DAYS: '7',
+      SMTP_URL: smtp.url, NOTICE_FROM: 'notices@owd.example.test', NOTICE_SCHEDULE: 'off', STALE_REPORT_AFTER_DAYS: '1',
       SMTP_RETRY_BASE_MS: '20', SMTP_TIMEOUT_MS: '5000', LOG_LEVEL: 'warn',
     });
     a = await startNotifier();
@@ -53,13 +55,14 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
   it('e-mails the owner every section type, block type and field of a manual contract the receiver no longer reports, never the receiver', async () => {
     const { goalId, owner } = await seed({
       name: 'Daily news',
-      report: { sectionTypes: ['text'], blockTypes: ['paragraph'], fieldKeys: ['category'], reportedAt: daysAgo(1) },
+      report: { sectionTypes: ['text'], blockTypes: ['paragraph'], fieldKeys: ['category'], reportedAt: hoursAgo(2) },
     });
     await a.notices.runWeeklyNotices(NOW);
 
     const [mail] = smtp.to(owner);
     expect(smtp.to(owner)).toHaveLength(1);
-    expect(mail.text).toContain('Subject: Action needed for "Daily news": the contract uses types the receiver no longer reports');
+    expect(mail.text).toContain('Subject: Action needed for "Daily news": the contract uses types the receiver does not report');
+    expect(mail.text).toContain('the latest capability report of the receiver does not list these parts of it');
     expect(mail.text).toContain('section type "gallery"');
     expect(mail.text).toContain('content element (block type) "quote"');
     expect(mail.text).toContain('field "region" (REGION)');
@@ -74,7 +77,7 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
       name: 'Regional desk', origin: 'receiver',
       report: {
         ...MATCHING, sectionTypes: ['text', 'gallery', 'timeline'], fieldKeys: ['category', 'region', 'region_code', 'note'],
-        requiredFields: [{ key: 'region', label: 'REGION' }, { key: 'region_code', label: 'Region code' }], reportedAt: daysAgo(1),
+        requiredFields: [{ key: 'region', label: 'REGION' }, { key: 'region_code', label: 'Region code' }], reportedAt: hoursAgo(2),
       },
     });
     await a.notices.runWeeklyNotices(NOW);
@@ -96,6 +99,8 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     const mails = smtp.to(owner);
     expect(mails).toHaveLength(1);
     expect(mails[0].text).toContain('the receiver stopped reporting its capabilities');
+    expect(mails[0].text).toContain('The receiver has not reported its capabilities for more than 1 day:');
+    expect(mails[0].text).not.toContain('1 days');
     expect(mails[0].text).toContain('last report: 2026-11-13 09:30 UTC');
     expect(mails[0].text).not.toContain('section type');
   });
@@ -131,7 +136,7 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     for (const g of goals) expect(smtp.to(g.owner)).toHaveLength(1);
     expect(ra.sent + rb.sent).toBeGreaterThanOrEqual(goals.length);
 
-    const repeat = await b.notices.runWeeklyNotices(new Date(NOW.getTime() + 2 * DAY));
+    const repeat = await b.notices.runWeeklyNotices(new Date(NOW.getTime() + 2 * HOUR));
     for (const g of goals) expect(smtp.to(g.owner)).toHaveLength(1);
     expect(repeat.sent).toBe(0);
 
@@ -171,5 +176,59 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     expect(summary.heldElsewhere).toBe(1);
     const [week] = await a.dataSource.query(`SELECT finished_at FROM notice_runs WHERE iso_week = '2026-W48'`);
     expect(week.finished_at).toBeNull();
+  });
+
+  it('judges each source by its own latest report: a plugin lacking a type is named, the receiver that still reports it is not blamed', async () => {
+    const contract = { sectionTypes: ['content', 'timeline'], blockTypes: ['paragraph'], fieldKeys: [] };
+    const { owner } = await seed({
+      name: 'Timeline desk', contract,
+      report: { ...contract, reportedAt: hoursAgo(3) },
+      laterReports: [{ ...contract, source: 'wordpress', sectionTypes: ['content'], reportedAt: hoursAgo(2) }],
+    });
+    await a.notices.runWeeklyNotices(NOW);
+
+    const mails = smtp.to(owner);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('Subject: Action needed for "Timeline desk": the contract uses types the plugin "wordpress" does not report');
+    expect(mails[0].text).toContain('the latest capability report of the plugin "wordpress" does not list these parts of it:');
+    expect(mails[0].text).toContain('section type "timeline"');
+    expect(mails[0].text).not.toMatch(/receiver (no longer|does not) report/);
+    expect(mails[0].text).not.toContain('report of the receiver');
+  });
+
+  it('tells the owner that a plugin stopped reporting while the receiver keeps reporting, naming the plugin and its last report', async () => {
+    const { owner } = await seed({
+      name: 'Quiet plugin',
+      report: { ...MATCHING, source: 'wordpress', reportedAt: '2026-11-19T10:15:00.000Z' },
+      laterReports: [{ ...MATCHING, reportedAt: hoursAgo(2) }],
+    });
+    await a.notices.runWeeklyNotices(NOW);
+
+    const mails = smtp.to(owner);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].text).toContain('Subject: Action needed for "Quiet plugin": the plugin "wordpress" stopped reporting its capabilities');
+    expect(mails[0].text).toContain('The plugin "wordpress" has not reported its capabilities for more than 1 day:');
+    expect(mails[0].text).toContain('last report: 2026-11-19 10:15 UTC');
+    expect(mails[0].text).not.toContain('The receiver has not reported');
+  });
+
+  it('counts a goal skipped for want of an owner e-mail once per week, however many runs and instances see it', async () => {
+    const { goalId } = await seed({ ownerEmail: null, report: { ...fresh, sectionTypes: ['text'] } });
+    const before = await metric('owd_notices_skipped_total', { reason: 'no_owner_email' });
+    const first = await a.notices.runWeeklyNotices(NOW);
+    const afterFirst = await metric('owd_notices_skipped_total', { reason: 'no_owner_email' });
+    const followUps = [await b.notices.runWeeklyNotices(new Date(NOW.getTime() + HOUR)), await a.notices.runWeeklyNotices(new Date(NOW.getTime() + 2 * HOUR))];
+
+    expect(afterFirst).toBe(before + 1);
+    expect(await metric('owd_notices_skipped_total', { reason: 'no_owner_email' })).toBe(afterFirst);
+    for (const run of [first, ...followUps]) expect(run.skippedNoOwnerEmail).toBeGreaterThanOrEqual(1);
+
+    await a.notices.runWeeklyNotices(NEXT_WEEK);
+    const nextWeek = await metric('owd_notices_skipped_total', { reason: 'no_owner_email' });
+    await b.notices.runWeeklyNotices(new Date(NEXT_WEEK.getTime() + HOUR));
+    expect(nextWeek).toBeGreaterThan(afterFirst);
+    expect(await metric('owd_notices_skipped_total', { reason: 'no_owner_email' })).toBe(nextWeek);
+    const weeks = await a.dataSource.query(`SELECT iso_week FROM notice_skips WHERE goal_id = $1 ORDER BY iso_week`, [goalId]);
+    expect(weeks).toEqual([{ iso_week: '2026-W48' }, { iso_week: '2026-W49' }]);
   });
 });
