@@ -231,4 +231,16 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     const weeks = await a.dataSource.query(`SELECT iso_week FROM notice_skips WHERE goal_id = $1 ORDER BY iso_week`, [goalId]);
     expect(weeks).toEqual([{ iso_week: '2026-W48' }, { iso_week: '2026-W49' }]);
   });
+
+  it('forgets skips older than two weeks when a run starts, and keeps the recent ones', async () => {
+    const [old, recent] = [randomUUID(), randomUUID()];
+    await a.dataSource.query(
+      `INSERT INTO notice_skips (goal_id, iso_week, reason, skipped_at)
+       VALUES ($1, '2026-W45', 'no_owner_email', now() - interval '15 days'), ($2, '2026-W47', 'no_owner_email', now() - interval '13 days')`,
+      [old, recent]);
+    await a.notices.runWeeklyNotices(NOW);
+
+    const left = await a.dataSource.query(`SELECT goal_id FROM notice_skips WHERE goal_id = ANY($1)`, [[old, recent]]);
+    expect(left).toEqual([{ goal_id: recent }]);
+  });
 });
