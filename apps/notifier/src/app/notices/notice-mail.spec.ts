@@ -56,15 +56,18 @@ describe('composeNotice', () => {
     expect(mail.subject).toBe('Action needed for "Daily news": new receiver capabilities and receiver not reporting');
   });
 
-  it('has one subject for both findings', () => {
+  it.each([
+    ['receiver', 'contract mismatch and receiver not reporting'],
+    ['wordpress', 'contract mismatch and plugin "wordpress" not reporting'],
+  ])('has one subject for a mismatch and a stale %s', (source, subject) => {
     const mail = composeNotice({
       ...base,
       findings: {
         mismatch: [{ source: 'receiver', sectionTypes: ['gallery'], blockTypes: [], fields: [] }],
-        stale: { sources: [{ source: 'receiver', lastReportedAt: '2026-11-13T08:00:00.000Z' }], afterDays: 7 },
+        stale: { sources: [{ source, lastReportedAt: '2026-11-13T08:00:00.000Z' }], afterDays: 7 },
       },
     });
-    expect(mail.subject).toBe('Action needed for "Daily news": contract mismatch and receiver not reporting');
+    expect(mail.subject).toBe(`Action needed for "Daily news": ${subject}`);
   });
 
   it('uses the same Message-ID for the same goal and week, and another one the next week', () => {
@@ -110,17 +113,6 @@ describe('composeNotice', () => {
     expect(mail.text).toContain('The receiver has not reported its capabilities for more than 7 days:\n  - last report: 2026-11-10 08:00 UTC');
     expect(mail.text).toContain('The plugin "wordpress" has not reported its capabilities for more than 7 days:\n  - last report: 2026-11-01 12:30 UTC');
     expect(mail.text).toContain('check that the plugin "wordpress" is running');
-  });
-
-  it('names a stale plugin beside another finding in the subject', () => {
-    const mail = composeNotice({
-      ...base,
-      findings: {
-        mismatch: [{ source: 'receiver', sectionTypes: ['gallery'], blockTypes: [], fields: [] }],
-        stale: { sources: [{ source: 'wordpress', lastReportedAt: '2026-11-01T12:30:00.000Z' }], afterDays: 7 },
-      },
-    });
-    expect(mail.subject).toBe('Action needed for "Daily news": contract mismatch and plugin "wordpress" not reporting');
   });
 
   it.each([[1, 'more than 1 day:'], [2, 'more than 2 days:']])('pluralises the stale threshold of %i day(s)', (afterDays, text) => {
