@@ -129,7 +129,7 @@ function paragraphs(input: NoticeMailInput): Paragraph[] {
   return [
     ...(mismatch ?? []).map(mismatchParagraph),
     ...(drift ? [driftParagraph(input.goalId, drift)] : []),
-    ...(stale?.sources ?? []).map((s) => staleParagraph(input.goalId, s, stale?.afterDays ?? 0)),
+    ...(stale ? stale.sources.map((s) => staleParagraph(input.goalId, s, stale.afterDays)) : []),
   ];
 }
 
