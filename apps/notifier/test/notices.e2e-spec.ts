@@ -10,8 +10,10 @@ import { startSmtpSink, type SmtpSink } from './support/smtp-sink';
 const NOW = new Date('2026-11-23T08:00:00Z');
 const NEXT_WEEK = new Date('2026-11-30T08:00:00Z');
 const DAY = 86_400_000;
+const HOUR = 3_600_000;
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * DAY).toISOString();
-const fresh = { ...MATCHING, reportedAt: daysAgo(1) };
+const hoursAgo = (n: number) => new Date(NOW.getTime() - n * HOUR).toISOString();
+const fresh = { ...MATCHING, reportedAt: hoursAgo(2) };
 
 async function metric(name: string, labels: Record<string, string> = {}): Promise<number> {
   const values = (await register.getSingleMetric(name)?.get())?.values ?? [];
@@ -26,6 +28,13 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
   let a: NotifierInstance;
   let b: NotifierInstance;
 
+  /** The text of the one notice the owner got so far (fails on none or several). */
+  const onlyNotice = (owner: string): string => {
+    const mails = smtp.to(owner);
+    expect(mails).toHaveLength(1);
+    return mails[0].text;
+  };
+
   const seed = (spec: GoalSpec) => seedGoal(a, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, spec);
 
   beforeAll(async () => {
@@ -35,7 +44,7 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     receiver = createServer((_req, res) => { receiverHits++; res.end(); }).listen(0, '127.0.0.1');
     Object.assign(process.env, {
       DATABASE_URL: db.url, KAFKA_BROKERS: brokers.join(','), KAFKA_TOPIC_PREFIX: prefix, MIGRATE_ON_START: 'true', PORT: '3994',
-      SMTP_URL: smtp.url, NOTICE_FROM: 'notices@owd.example.test', NOTICE_SCHEDULE: 'off', STALE_REPORT_AFTER_DAYS: '7',
+      SMTP_URL: smtp.url, NOTICE_FROM: 'notices@owd.example.test', NOTICE_SCHEDULE: 'off', STALE_REPORT_AFTER_DAYS: '1',
       SMTP_RETRY_BASE_MS: '20', SMTP_TIMEOUT_MS: '5000', LOG_LEVEL: 'warn',
     });
     a = await startNotifier();
@@ -53,13 +62,14 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
   it('e-mails the owner every section type, block type and field of a manual contract the receiver no longer reports, never the receiver', async () => {
     const { goalId, owner } = await seed({
       name: 'Daily news',
-      report: { sectionTypes: ['text'], blockTypes: ['paragraph'], fieldKeys: ['category'], reportedAt: daysAgo(1) },
+      report: { sectionTypes: ['text'], blockTypes: ['paragraph'], fieldKeys: ['category'], reportedAt: hoursAgo(2) },
     });
     await a.notices.runWeeklyNotices(NOW);
 
     const [mail] = smtp.to(owner);
     expect(smtp.to(owner)).toHaveLength(1);
-    expect(mail.text).toContain('Subject: Action needed for "Daily news": the contract uses types the receiver no longer reports');
+    expect(mail.text).toContain('Subject: Action needed for "Daily news": the contract uses types the receiver does not report');
+    expect(mail.text).toContain('the latest capability report of the receiver does not list these parts of it');
     expect(mail.text).toContain('section type "gallery"');
     expect(mail.text).toContain('content element (block type) "quote"');
     expect(mail.text).toContain('field "region" (REGION)');
@@ -74,18 +84,17 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
       name: 'Regional desk', origin: 'receiver',
       report: {
         ...MATCHING, sectionTypes: ['text', 'gallery', 'timeline'], fieldKeys: ['category', 'region', 'region_code', 'note'],
-        requiredFields: [{ key: 'region', label: 'REGION' }, { key: 'region_code', label: 'Region code' }], reportedAt: daysAgo(1),
+        requiredFields: [{ key: 'region', label: 'REGION' }, { key: 'region_code', label: 'Region code' }], reportedAt: hoursAgo(2),
       },
     });
     await a.notices.runWeeklyNotices(NOW);
 
-    const mails = smtp.to(owner);
-    expect(mails).toHaveLength(1);
-    expect(mails[0].text).toContain('Subject: Action needed for "Regional desk": the receiver reports capabilities the contract does not have');
-    expect(mails[0].text).toContain('section type "timeline"');
-    expect(mails[0].text).toContain('required field "region_code" (Region code)');
-    expect(mails[0].text).not.toMatch(/"(region|note|gallery)"/);
-    expect(mails[0].text).toContain(`PUT /api/goals/${goalId}/contract`);
+    const text = onlyNotice(owner);
+    expect(text).toContain('Subject: Action needed for "Regional desk": the receiver reports capabilities the contract does not have');
+    expect(text).toContain('section type "timeline"');
+    expect(text).toContain('required field "region_code" (Region code)');
+    expect(text).not.toMatch(/"(region|note|gallery)"/);
+    expect(text).toContain(`PUT /api/goals/${goalId}/contract`);
     expect(receiverHits).toBe(0);
   });
 
@@ -93,22 +102,22 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     const { owner } = await seed({ origin: 'receiver', report: { ...MATCHING, reportedAt: '2026-11-13T09:30:00.000Z' } });
     await a.notices.runWeeklyNotices(NOW);
 
-    const mails = smtp.to(owner);
-    expect(mails).toHaveLength(1);
-    expect(mails[0].text).toContain('the receiver stopped reporting its capabilities');
-    expect(mails[0].text).toContain('last report: 2026-11-13 09:30 UTC');
-    expect(mails[0].text).not.toContain('section type');
+    const text = onlyNotice(owner);
+    expect(text).toContain('the receiver stopped reporting its capabilities');
+    expect(text).toContain('The receiver has not reported its capabilities for more than 1 day:');
+    expect(text).not.toContain('1 days');
+    expect(text).toContain('last report: 2026-11-13 09:30 UTC');
+    expect(text).not.toContain('section type');
   });
 
   it('puts a mismatch and a stale receiver in one e-mail', async () => {
     const { owner } = await seed({ report: { ...MATCHING, blockTypes: ['paragraph'], reportedAt: daysAgo(30) } });
     await a.notices.runWeeklyNotices(NOW);
 
-    const mails = smtp.to(owner);
-    expect(mails).toHaveLength(1);
-    expect(mails[0].text).toContain('contract mismatch and receiver not reporting');
-    expect(mails[0].text).toContain('content element (block type) "quote"');
-    expect(mails[0].text).toContain(`last report: ${daysAgo(30).slice(0, 10)}`);
+    const text = onlyNotice(owner);
+    expect(text).toContain('contract mismatch and receiver not reporting');
+    expect(text).toContain('content element (block type) "quote"');
+    expect(text).toContain(`last report: ${daysAgo(30).slice(0, 10)}`);
   });
 
   it('sends nothing for goals that match and report, nor for a receiver-made contract, and skips a goal without owner e-mail', async () => {
@@ -131,7 +140,7 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     for (const g of goals) expect(smtp.to(g.owner)).toHaveLength(1);
     expect(ra.sent + rb.sent).toBeGreaterThanOrEqual(goals.length);
 
-    const repeat = await b.notices.runWeeklyNotices(new Date(NOW.getTime() + 2 * DAY));
+    const repeat = await b.notices.runWeeklyNotices(new Date(NOW.getTime() + 2 * HOUR));
     for (const g of goals) expect(smtp.to(g.owner)).toHaveLength(1);
     expect(repeat.sent).toBe(0);
 
@@ -171,5 +180,69 @@ describe('weekly contract notice (real Kafka, PostgreSQL and SMTP)', () => {
     expect(summary.heldElsewhere).toBe(1);
     const [week] = await a.dataSource.query(`SELECT finished_at FROM notice_runs WHERE iso_week = '2026-W48'`);
     expect(week.finished_at).toBeNull();
+  });
+
+  it('judges each source by its own latest report: a plugin lacking a type is named, the receiver that still reports it is not blamed', async () => {
+    const contract = { sectionTypes: ['content', 'timeline'], blockTypes: ['paragraph'], fieldKeys: [] };
+    const { owner } = await seed({
+      name: 'Timeline desk', contract,
+      report: { ...contract, reportedAt: hoursAgo(3) },
+      laterReports: [{ ...contract, source: 'wordpress', sectionTypes: ['content'], reportedAt: hoursAgo(2) }],
+    });
+    await a.notices.runWeeklyNotices(NOW);
+
+    const text = onlyNotice(owner);
+    expect(text).toContain('Subject: Action needed for "Timeline desk": the contract uses types the plugin "wordpress" does not report');
+    expect(text).toContain('the latest capability report of the plugin "wordpress" does not list these parts of it:');
+    expect(text).toContain('section type "timeline"');
+    expect(text).not.toMatch(/receiver (no longer|does not) report/);
+    expect(text).not.toContain('report of the receiver');
+  });
+
+  it('tells the owner that a plugin stopped reporting while the receiver keeps reporting, naming the plugin and its last report', async () => {
+    const { owner } = await seed({
+      name: 'Quiet plugin',
+      report: { ...MATCHING, source: 'wordpress', reportedAt: '2026-11-19T10:15:00.000Z' },
+      laterReports: [{ ...MATCHING, reportedAt: hoursAgo(2) }],
+    });
+    await a.notices.runWeeklyNotices(NOW);
+
+    const text = onlyNotice(owner);
+    expect(text).toContain('Subject: Action needed for "Quiet plugin": the plugin "wordpress" stopped reporting its capabilities');
+    expect(text).toContain('The plugin "wordpress" has not reported its capabilities for more than 1 day:');
+    expect(text).toContain('last report: 2026-11-19 10:15 UTC');
+    expect(text).not.toContain('The receiver has not reported');
+  });
+
+  it('counts a goal skipped for want of an owner e-mail once per week, however many runs and instances see it', async () => {
+    const { goalId } = await seed({ ownerEmail: null, report: { ...fresh, sectionTypes: ['text'] } });
+    const before = await metric('owd_notices_skipped_total', { reason: 'no_owner_email' });
+    const first = await a.notices.runWeeklyNotices(NOW);
+    const afterFirst = await metric('owd_notices_skipped_total', { reason: 'no_owner_email' });
+    const followUps = [await b.notices.runWeeklyNotices(new Date(NOW.getTime() + HOUR)), await a.notices.runWeeklyNotices(new Date(NOW.getTime() + 2 * HOUR))];
+
+    expect(afterFirst).toBe(before + 1);
+    expect(await metric('owd_notices_skipped_total', { reason: 'no_owner_email' })).toBe(afterFirst);
+    for (const run of [first, ...followUps]) expect(run.skippedNoOwnerEmail).toBeGreaterThanOrEqual(1);
+
+    await a.notices.runWeeklyNotices(NEXT_WEEK);
+    const nextWeek = await metric('owd_notices_skipped_total', { reason: 'no_owner_email' });
+    await b.notices.runWeeklyNotices(new Date(NEXT_WEEK.getTime() + HOUR));
+    expect(nextWeek).toBeGreaterThan(afterFirst);
+    expect(await metric('owd_notices_skipped_total', { reason: 'no_owner_email' })).toBe(nextWeek);
+    const weeks = await a.dataSource.query(`SELECT iso_week FROM notice_skips WHERE goal_id = $1 ORDER BY iso_week`, [goalId]);
+    expect(weeks).toEqual([{ iso_week: '2026-W48' }, { iso_week: '2026-W49' }]);
+  });
+
+  it('forgets skips older than two weeks when a run starts, and keeps the recent ones', async () => {
+    const [old, recent] = [randomUUID(), randomUUID()];
+    await a.dataSource.query(
+      `INSERT INTO notice_skips (goal_id, iso_week, reason, skipped_at)
+       VALUES ($1, '2026-W45', 'no_owner_email', now() - interval '15 days'), ($2, '2026-W47', 'no_owner_email', now() - interval '13 days')`,
+      [old, recent]);
+    await a.notices.runWeeklyNotices(NOW);
+
+    const left = await a.dataSource.query(`SELECT goal_id FROM notice_skips WHERE goal_id = ANY($1)`, [[old, recent]]);
+    expect(left).toEqual([{ goal_id: recent }]);
   });
 });

@@ -18,14 +18,18 @@ export interface GoalSpec {
   ownerEmail?: null;
   origin?: 'manual' | 'receiver';
   contract?: Capabilities;
-  report: Capabilities & { reportedAt: string; source?: string; requiredFields?: { key: string; label: string }[] };
+  report: ReportSpec;
+  /** Reports published after `report`, in order: other sources (plugins), or later reports of the same one. */
+  laterReports?: ReportSpec[];
 }
+
+export type ReportSpec = Capabilities & { reportedAt: string; source?: string; requiredFields?: { key: string; label: string }[] };
 
 export const MATCHING: Capabilities = { sectionTypes: ['text', 'gallery'], blockTypes: ['paragraph', 'quote'], fieldKeys: ['category', 'region'] };
 
 /**
- * Publishes a goal's goal.changed, contract.changed and capability.reported on the test prefix and waits
- * until the notifier's projection holds all three.
+ * Publishes a goal's goal.changed, contract.changed and capability.reported (one per report) on the test prefix
+ * and waits until the notifier's projection holds the goal, its contract and the latest report of each source.
  */
 export async function seedGoal(via: NotifierInstance, receiverUrl: string, spec: GoalSpec): Promise<{ goalId: string; owner: string }> {
   const goalId = randomUUID();
@@ -42,16 +46,19 @@ export async function seedGoal(via: NotifierInstance, receiverUrl: string, spec:
     goalId, workspaceId, version: 2, origin: spec.origin ?? 'manual', sectionTypes: c.sectionTypes, blockTypes: c.blockTypes,
     fields: c.fieldKeys.map((key) => ({ key, label: key.toUpperCase(), type: 'text', required: false, multiple: false })),
   };
-  const report: CapabilityReportedPayload = { goalId, workspaceId, source: 'receiver', ...spec.report };
+  const reports: CapabilityReportedPayload[] = [spec.report, ...(spec.laterReports ?? [])].map((r) => ({ goalId, workspaceId, source: 'receiver', ...r }));
   const context = { correlationId: goalId };
   await via.producer.emit(GoalChanged, goal, context);
   await via.producer.emit(ContractChanged, contract, context);
-  await via.producer.emit(CapabilityReported, report, context);
+  for (const report of reports) await via.producer.emit(CapabilityReported, report, context);
+  const latest = new Map<string, number>();
+  for (const r of reports) latest.set(r.source, Math.max(latest.get(r.source) ?? 0, new Date(r.reportedAt).getTime()));
   await waitFor(async () => {
     const [row] = await via.dataSource.query(
-      `SELECT (SELECT count(*) FROM goals WHERE goal_id = $1) + (SELECT count(*) FROM contracts WHERE goal_id = $1)
-            + (SELECT count(*) FROM capabilities WHERE goal_id = $1) AS n`, [goalId]);
-    return Number(row.n) === 3;
+      `SELECT (SELECT count(*) FROM goals WHERE goal_id = $1) + (SELECT count(*) FROM contracts WHERE goal_id = $1) AS n`, [goalId]);
+    const held: { source: string; reported_at: Date }[] = await via.dataSource.query(
+      `SELECT source, reported_at FROM capabilities WHERE goal_id = $1`, [goalId]);
+    return Number(row.n) === 2 && held.length === latest.size && held.every((h) => latest.get(h.source) === h.reported_at.getTime());
   }, { what: `the projection of goal ${goalId}` });
   return { goalId, owner };
 }

@@ -1,4 +1,4 @@
-import type { NoticeFindings } from './findings';
+import { RECEIVER_SOURCE, type NoticeFindings, type SourceMismatch, type StaleSource } from './findings';
 
 export interface NoticeMailInput {
   goalId: string;
@@ -37,19 +37,48 @@ export function noticeMessageId(goalId: string, week: string, senderDomain: stri
   return `<notice.${goalId}.${week}@${senderDomain}>`;
 }
 
+/** How the notice names the source of a report: the receiver, or the plugin by the source it reported. */
+const sourceLabel = (source: string) => (source === RECEIVER_SOURCE ? 'receiver' : `plugin "${oneLine(source).slice(0, 40)}"`);
+
+const sourceName = (source: string) => `the ${sourceLabel(source)}`;
+
+/** Joins the names of several sources: `the receiver, the plugin "a" and the plugin "b"`. */
+function names(sources: readonly string[], name: (source: string) => string = sourceName): string {
+  const all = sources.map(name);
+  return all.length === 1 ? all[0] : `${all.slice(0, -1).join(', ')} and ${all[all.length - 1]}`;
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** "1 day", "2 days". */
+const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
 type FindingKind = keyof NoticeFindings;
 
 const KINDS: readonly FindingKind[] = ['mismatch', 'drift', 'stale'];
-const ALONE: Record<FindingKind, string> = {
-  mismatch: 'the contract uses types the receiver no longer reports',
-  drift: 'the receiver reports capabilities the contract does not have',
-  stale: 'the receiver stopped reporting its capabilities',
-};
-const TOGETHER: Record<FindingKind, string> = { mismatch: 'contract mismatch', drift: 'new receiver capabilities', stale: 'receiver not reporting' };
+
+/** The sources a finding is about, in the order the notice lists them. */
+function sourcesOf(findings: NoticeFindings, kind: FindingKind): string[] {
+  if (kind === 'mismatch') return (findings.mismatch ?? []).map((m) => m.source);
+  if (kind === 'stale') return (findings.stale?.sources ?? []).map((s) => s.source);
+  return [RECEIVER_SOURCE];
+}
+
+function alone(kind: FindingKind, sources: string[]): string {
+  const one = sources.length === 1;
+  if (kind === 'mismatch') return `the contract uses types ${names(sources)} ${one ? 'does' : 'do'} not report`;
+  if (kind === 'stale') return `${names(sources)} stopped reporting ${one ? 'its' : 'their'} capabilities`;
+  return 'the receiver reports capabilities the contract does not have';
+}
+
+function together(kind: FindingKind, sources: string[]): string {
+  if (kind === 'stale') return `${names(sources, sourceLabel)} not reporting`;
+  return kind === 'mismatch' ? 'contract mismatch' : 'new receiver capabilities';
+}
 
 function subjectOf(name: string, findings: NoticeFindings): string {
   const kinds = KINDS.filter((k) => findings[k]);
-  const what = kinds.length === 1 ? ALONE[kinds[0]] : kinds.map((k) => TOGETHER[k]).join(' and ');
+  const what = kinds.length === 1 ? alone(kinds[0], sourcesOf(findings, kinds[0])) : kinds.map((k) => together(k, sourcesOf(findings, k))).join(' and ');
   return `Action needed for "${name}": ${what}`;
 }
 
@@ -69,33 +98,39 @@ function driftParagraph(goalId: string, drift: NonNullable<NoticeFindings['drift
   };
 }
 
+function mismatchParagraph(m: SourceMismatch): Paragraph {
+  const who = sourceName(m.source);
+  return {
+    lead: `The content contract of this goal was set by hand, and the latest capability report of ${who} does not list these parts of it:`,
+    items: [
+      ...m.sectionTypes.map((t) => `section type "${t}"`),
+      ...m.blockTypes.map((t) => `content element (block type) "${t}"`),
+      ...m.fields.map((f) => `field "${f.key}" (${f.label})`),
+    ],
+    advice:
+      `What to change: remove them from the goal's content contract, or update ${who} so that its capability report lists them again. ` +
+      'Until then, a section the receiver cannot render is sent in its fallback form, as plain content blocks.',
+  };
+}
+
+function staleParagraph(goalId: string, s: StaleSource, afterDays: number): Paragraph {
+  const who = sourceName(s.source);
+  return {
+    lead: `${capitalised(who)} has not reported its capabilities for more than ${days(afterDays)}:`,
+    items: [`last report: ${utc(s.lastReportedAt)}`],
+    advice:
+      `What to change: check that ${who} is running and still sends its capability report ` +
+      `(PUT /api/goals/${goalId}/target-manifest). Deliveries are not held back; checks use the last report.`,
+  };
+}
+
 function paragraphs(input: NoticeMailInput): Paragraph[] {
   const { mismatch, drift, stale } = input.findings;
-  const out: Paragraph[] = [];
-  if (mismatch) {
-    out.push({
-      lead: 'The content contract of this goal was set by hand, and the receiver no longer reports these parts of it:',
-      items: [
-        ...mismatch.sectionTypes.map((t) => `section type "${t}"`),
-        ...mismatch.blockTypes.map((t) => `content element (block type) "${t}"`),
-        ...mismatch.fields.map((f) => `field "${f.key}" (${f.label})`),
-      ],
-      advice:
-        'What to change: remove them from the goal\'s content contract, or update the receiver so that its capability report lists them again. ' +
-        'Until then, a section the receiver cannot render is sent in its fallback form, as plain content blocks.',
-    });
-  }
-  if (drift) out.push(driftParagraph(input.goalId, drift));
-  if (stale) {
-    out.push({
-      lead: `The receiver has not reported its capabilities for more than ${stale.afterDays} days:`,
-      items: [`last report: ${utc(stale.lastReportedAt)}`],
-      advice:
-        `What to change: check that the receiver (or its plugin) is running and still sends its capability report ` +
-        `(PUT /api/goals/${input.goalId}/target-manifest). Deliveries are not held back; checks use the last report.`,
-    });
-  }
-  return out;
+  return [
+    ...(mismatch ?? []).map(mismatchParagraph),
+    ...(drift ? [driftParagraph(input.goalId, drift)] : []),
+    ...(stale ? stale.sources.map((s) => staleParagraph(input.goalId, s, stale.afterDays)) : []),
+  ];
 }
 
 /** The weekly notice for one goal: subject, plain text and HTML that tell the owner what to change. */

@@ -6,6 +6,12 @@ import type { NoticeMail } from './notice-mail';
 /** Result of trying to claim the notice of one goal for one week. */
 export type ClaimResult = 'claimed' | 'already_sent' | 'held_elsewhere' | 'failed_this_week';
 
+/** Why a goal with findings got no notice: the `reason` label of owd_notices_skipped_total. */
+export type SkipReason = 'no_owner_email' | 'deleted_goal';
+
+/** Longer than a week, so a skip is remembered for the whole week it was counted in. */
+const SKIP_RETENTION_DAYS = 14;
+
 /**
  * The `notices` table is the exactly-once ledger: one row per (goal, ISO week). A row is claimed
  * (pending, with a lease) before anything is sent, and marked sent after the SMTP server accepted it.
@@ -70,6 +76,16 @@ export class NoticeRepository {
     await this.dataSource.query(
       `INSERT INTO notice_runs (iso_week) VALUES ($1)
        ON CONFLICT (iso_week) DO UPDATE SET started_at = now(), finished_at = NULL`, [week]);
+    // Skips only matter within their week; older ones are forgotten (indexed by skipped_at).
+    await this.dataSource.query(`DELETE FROM notice_skips WHERE skipped_at < now() - interval '${SKIP_RETENTION_DAYS} days'`);
+  }
+
+  /** True the first time a goal is skipped for this reason in this week (by any run or replica): the metric counts goals. */
+  async recordSkip(goalId: string, week: string, reason: SkipReason): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO notice_skips (goal_id, iso_week, reason) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING goal_id`,
+      [goalId, week, reason]);
+    return rows.length > 0;
   }
 
   /** Recorded once a run of the week left no notice open; a restart then needs no catch-up. */

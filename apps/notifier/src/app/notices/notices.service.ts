@@ -7,7 +7,7 @@ import { isoWeek } from './iso-week';
 import { MailSender } from './mail.sender';
 import { composeNotice } from './notice-mail';
 import { noticeMetrics } from './notice.metrics';
-import { NoticeRepository } from './notice.repository';
+import { NoticeRepository, type SkipReason } from './notice.repository';
 
 const PAGE_SIZE = 500;
 
@@ -83,6 +83,13 @@ export class NoticesService {
     return summary;
   }
 
+  /** Counts a skipped goal once per week, however many runs (follow-ups, shorter schedules, replicas) see it. */
+  private async skip(goalId: string, week: string, reason: SkipReason): Promise<boolean> {
+    const first = await this.notices.recordSkip(goalId, week, reason);
+    if (first) noticeMetrics.skipped.inc({ reason });
+    return first;
+  }
+
   private async checkGoal(
     state: GoalCheckState, now: Date, week: string, owner: string, summary: NoticeRunSummary, signal?: AbortSignal,
   ): Promise<void> {
@@ -94,13 +101,14 @@ export class NoticesService {
     const { goalId, goal } = state;
     if (goal?.deleted) {
       summary.skippedDeleted++;
-      noticeMetrics.skipped.inc({ reason: 'deleted_goal' });
+      await this.skip(goalId, week, 'deleted_goal');
       return;
     }
     if (!goal?.ownerEmail) {
       summary.skippedNoOwnerEmail++;
-      noticeMetrics.skipped.inc({ reason: 'no_owner_email' });
-      this.logger.warn({ msg: 'goal has findings but no owner e-mail; no notice sent', goalId, week });
+      if (await this.skip(goalId, week, 'no_owner_email')) {
+        this.logger.warn({ msg: 'goal has findings but no owner e-mail; no notice sent', goalId, week });
+      }
       return;
     }
     const mail = composeNotice({ goalId, goalName: goal.name, ownerEmail: goal.ownerEmail, week, findings, senderDomain: this.senderDomain });

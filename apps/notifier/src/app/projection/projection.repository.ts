@@ -12,16 +12,11 @@ interface CheckRow {
   contract_sections: string[] | null;
   contract_blocks: string[] | null;
   contract_fields: ContractField[] | null;
-  source: string;
-  sections: string[];
-  blocks: string[];
-  field_keys: string[];
-  required_fields: ContractField[];
-  reported_at: Date;
+  reports: { source: string; sectionTypes: string[]; blockTypes: string[]; fieldKeys: string[]; requiredFields: ContractField[]; reportedAt: string }[];
 }
 
 /**
- * The notifier's own copy of goals, contracts and the latest capability report per goal (with its required fields).
+ * The notifier's own copy of goals, contracts and the latest capability report of each source of a goal (with its required fields).
  * Writes run in the consumer's transaction; an older snapshot never overwrites a newer one.
  */
 @Injectable()
@@ -46,7 +41,7 @@ export class ProjectionRepository {
     await manager.query(
       `INSERT INTO capabilities (goal_id, workspace_id, source, section_types, block_types, field_keys, required_fields, reported_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (goal_id) DO UPDATE SET workspace_id = EXCLUDED.workspace_id, source = EXCLUDED.source,
+       ON CONFLICT (goal_id, source) DO UPDATE SET workspace_id = EXCLUDED.workspace_id,
          section_types = EXCLUDED.section_types, block_types = EXCLUDED.block_types,
          field_keys = EXCLUDED.field_keys, required_fields = EXCLUDED.required_fields, reported_at = EXCLUDED.reported_at
        WHERE capabilities.reported_at <= EXCLUDED.reported_at`,
@@ -65,16 +60,19 @@ export class ProjectionRepository {
     );
   }
 
-  /** One page (by goal id) of the goals that have a capability report: only those can drift or go stale. */
+  /** One page (by goal id) of the goals that have a capability report, each with the latest report of every source. */
   async checkPage(afterGoalId: string | null, limit: number): Promise<GoalCheckState[]> {
+    // Grouped by the primary keys of goals and contracts, so their columns can be selected as they are.
     const rows: CheckRow[] = await this.dataSource.query(
       `SELECT cap.goal_id, g.name, g.owner_email, g.deleted, c.origin, c.section_types AS contract_sections,
-              c.block_types AS contract_blocks, c.fields AS contract_fields, cap.source, cap.section_types AS sections,
-              cap.block_types AS blocks, cap.field_keys, cap.required_fields, cap.reported_at
+              c.block_types AS contract_blocks, c.fields AS contract_fields,
+              json_agg(json_build_object('source', cap.source, 'sectionTypes', cap.section_types, 'blockTypes', cap.block_types,
+                'fieldKeys', cap.field_keys, 'requiredFields', cap.required_fields, 'reportedAt', cap.reported_at) ORDER BY cap.source) AS reports
          FROM capabilities cap
          LEFT JOIN contracts c ON c.goal_id = cap.goal_id
          LEFT JOIN goals g ON g.goal_id = cap.goal_id
         WHERE $1::uuid IS NULL OR cap.goal_id > $1::uuid
+        GROUP BY cap.goal_id, g.goal_id, c.goal_id
         ORDER BY cap.goal_id
         LIMIT $2`,
       [afterGoalId, limit],
@@ -85,9 +83,7 @@ export class ProjectionRepository {
       contract: r.origin === null ? null : {
         origin: r.origin, sectionTypes: r.contract_sections ?? [], blockTypes: r.contract_blocks ?? [], fields: r.contract_fields ?? [],
       },
-      report: {
-        source: r.source, sectionTypes: r.sections, blockTypes: r.blocks, fieldKeys: r.field_keys, requiredFields: r.required_fields, reportedAt: r.reported_at,
-      },
+      reports: r.reports.map((report) => ({ ...report, reportedAt: new Date(report.reportedAt) })),
     }));
   }
 }
