@@ -44,8 +44,9 @@ export class KafkaModule {
         },
         {
           provide: OutboxRelay,
-          inject: [DataSource, EventProducer],
-          useFactory: (dataSource: DataSource, producer: EventProducer) => new OutboxRelay(dataSource, producer, { schema: options.schema }),
+          inject: [DataSource, EventProducer, ConfigService],
+          useFactory: (dataSource: DataSource, producer: EventProducer, config: ConfigService) =>
+            new OutboxRelay(dataSource, producer, { schema: options.schema, retainMs: config.get<number>('OUTBOX_RETAIN_MS') }),
         },
         {
           provide: Outbox,

@@ -42,7 +42,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     this.relay.start();
     for (const spec of this.specs) {
       const sessionTimeoutMs = spec.sessionTimeoutMs ?? this.config.get<number>('KAFKA_SESSION_TIMEOUT_MS');
-      const consumer = new EventConsumer(this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, { ...spec, sessionTimeoutMs }, ALL_EVENTS);
+      const processedRetentionMs = spec.processedRetentionMs ?? this.config.get<number>('PROCESSED_EVENTS_RETAIN_MS');
+      const consumer = new EventConsumer(
+        this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, { ...spec, sessionTimeoutMs, processedRetentionMs }, ALL_EVENTS,
+      );
       await consumer.start();
       this.consumers.push(consumer);
       this.logger.log({ msg: 'consumer started', group: spec.groupId });

@@ -27,6 +27,19 @@ export class BaseServiceConfig {
   @Transform(envInt)
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
+  /**
+   * How long a consumed event id is remembered to recognise a copy. A copy comes within seconds to minutes (a
+   * redelivery before the offset commit, a relay that died before marking its rows); keep it well above that.
+   */
+  @IsInt() @Min(60_000)
+  @Transform(envInt)
+  PROCESSED_EVENTS_RETAIN_MS = 24 * 3_600_000;
+
+  /** How long published outbox rows are kept for inspection before they are purged (0: at the next purge). */
+  @IsInt() @Min(0)
+  @Transform(envInt)
+  OUTBOX_RETAIN_MS = 3_600_000;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
   LOG_LEVEL = 'info';
 
