@@ -1,3 +1,5 @@
+// Real Express (installed with @nestjs/platform-express), so the test covers the framework customers use.
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import express from 'express';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
