@@ -47,6 +47,7 @@ public static class Verify
                 && !IsGenuine(secret, f[2], f[4], tampered, now)
                 && !IsGenuine(secret, f[2], f[4], body, now + 301)
                 && !IsGenuine(secret, f[2], "sha256=zz", body, now)
+                && !IsGenuine(secret, f[2], "sha256=\u017e", body, now)
                 && !IsGenuine(secret, "1e9", f[4], body, now);
             Console.WriteLine((ok ? "ok " : "FAILED ") + f[0]);
             if (!ok) failed++;

@@ -41,6 +41,7 @@ public class Verify {
                 && !verify(secret, f[2], f[4], tampered, now, 300)
                 && !verify(secret, f[2], f[4], body, now + 301, 300)
                 && !verify(secret, f[2], "sha256=zz", body, now, 300)
+                && !verify(secret, f[2], "sha256=\u017e", body, now, 300)
                 && !verify(secret, "1e9", f[4], body, now, 300);
             System.out.println((ok ? "ok " : "FAILED ") + f[0]);
             if (!ok) failed++;

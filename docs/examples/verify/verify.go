@@ -48,6 +48,7 @@ func main() {
 			!Verify(string(secret), f[2], f[4], append(body, ' '), now, tol) &&
 			!Verify(string(secret), f[2], f[4], body, now.Add(301*time.Second), tol) &&
 			!Verify(string(secret), f[2], "sha256=zz", body, now, tol) &&
+			!Verify(string(secret), f[2], "sha256=\u017e", body, now, tol) &&
 			!Verify(string(secret), "1e9", f[4], body, now, tol)
 		if ok {
 			fmt.Println("ok " + f[0])

@@ -27,6 +27,7 @@ foreach (file('php://stdin', FILE_IGNORE_NEW_LINES | FILE_SKIP_EMPTY_LINES) as $
         && !verify($secret, $ts, $expected, $body . ' ', $now)
         && !verify($secret, $ts, $expected, $body, $now + 301)
         && !verify($secret, $ts, 'sha256=zz', $body, $now)
+        && !verify($secret, $ts, "sha256=\u{17e}", $body, $now)
         && !verify($secret, '1e9', $expected, $body, $now);
     echo ($ok ? 'ok ' : 'FAILED ') . $name . "\n";
     $failed += $ok ? 0 : 1;

@@ -18,7 +18,8 @@ def verify(secret: str, timestamp: str, signature: str, raw_body: bytes,
     if abs(now - int(timestamp)) > tolerance_seconds:
         return False
     digest = hmac.new(secret.encode("utf-8"), timestamp.encode("ascii") + b"." + raw_body, hashlib.sha256)
-    return hmac.compare_digest("sha256=" + digest.hexdigest(), signature or "")
+    # bytes, not str: compare_digest raises on a non-ASCII str, and a header can carry anything
+    return hmac.compare_digest(b"sha256=" + digest.hexdigest().encode("ascii"), (signature or "").encode("utf-8", "replace"))
 # snippet:end
 
 
@@ -32,6 +33,7 @@ def main() -> int:
             not verify(secret, ts, expected, body + b" ", now),
             not verify(secret, ts, expected, body, now + 301),
             not verify(secret, ts, "sha256=zz", body, now),
+            not verify(secret, ts, "sha256=\u017e", body, now),
             not verify(secret, "1e9", expected, body, now),
         ]
         print(("ok " if all(checks) else "FAILED ") + name)

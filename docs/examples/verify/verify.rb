@@ -25,6 +25,7 @@ $stdin.each_line(chomp: true) do |line|
        !verify(secret, ts, expected, body + ' ', now: now) &&
        !verify(secret, ts, expected, body, now: now + 301) &&
        !verify(secret, ts, 'sha256=zz', body, now: now) &&
+       !verify(secret, ts, "sha256=\u017e", body, now: now) &&
        !verify(secret, '1e9', expected, body, now: now)
   puts "#{ok ? 'ok' : 'FAILED'} #{name}"
   failed += 1 unless ok
