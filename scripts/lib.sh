@@ -29,3 +29,26 @@ ensure_chromium() {
     return 1
   fi
 }
+
+# The verification snippets of docs/receiving-webhooks.md run in their own languages
+# (libs/receiver/test/snippets.e2e-spec.ts). Installs the small Debian toolchains that are missing when
+# we may; a language still missing is skipped by that test, which prints why.
+ensure_snippet_toolchains() {
+  local missing=() pkg
+  command -v go >/dev/null || missing+=(golang-go)
+  command -v ruby >/dev/null || missing+=(ruby)
+  command -v php >/dev/null || missing+=(php-cli)
+  { command -v mcs && command -v mono; } >/dev/null || missing+=(mono-mcs)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    echo "not root or no apt-get: the snippets needing ${missing[*]} are skipped (the test prints which)" >&2
+    return 0
+  fi
+  say "installing the snippet toolchains (apt-get install ${missing[*]})"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null 2>&1 && return 0
+  apt-get update -q >/dev/null 2>&1 || true
+  for pkg in "${missing[@]}"; do  # one at a time, so one unavailable package does not block the others
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$pkg" >/dev/null 2>&1 \
+      || echo "could not install $pkg: its snippet is skipped (the test prints which)" >&2
+  done
+}

@@ -5,6 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_deps
 ensure_chromium
+ensure_snippet_toolchains
 mkdir -p test-artifacts
 
 say "lint (eslint + @nx/enforce-module-boundaries)"
@@ -22,7 +23,7 @@ npx jest --config jest.unit.config.cjs --ci --json --outputFile=test-artifacts/u
 say "build (the system tests run the built services as processes)"
 npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier --output-style=static
 
-say "integration and system tests (real Kafka, real PostgreSQL, services as processes)"
+say "integration and system tests (real Kafka, real PostgreSQL, services as processes; the receiver package packed and installed, the snippets against the vectors)"
 npx jest --config jest.integration.config.cjs --ci --runInBand --json --outputFile=test-artifacts/integration.json
 
 say "fault injection (own broker and database; services killed, broker restarted, database stopped, poison, bad receivers)"

@@ -1,11 +1,28 @@
-export { BEARER_SCHEME, DELIVERY_HEADER, JSON_CONTENT_TYPE, SIGNATURE_PREFIX } from './lib/header-names';
-export type { DeliveryHeaderName } from './lib/header-names';
-export { formatTimestamp, sign } from './lib/sign';
-export type { RawBody, UnixTimestamp } from './lib/sign';
+// The signature scheme and the receiver-side checks live in the installable @owd/receiver package
+// (libs/receiver), so the services sign and verify with exactly what customers install.
+export {
+  BEARER_SCHEME,
+  DEFAULT_TOLERANCE_SECONDS,
+  DELIVERY_HEADER,
+  formatTimestamp,
+  JSON_CONTENT_TYPE,
+  sign,
+  SIGNATURE_PREFIX,
+  verify,
+  verifyBearer,
+} from '@owd/receiver';
+export type {
+  BearerFailureReason,
+  BearerResult,
+  DeliveryHeaderName,
+  HeaderGetter,
+  HeaderRecord,
+  HeaderSource,
+  RawBody,
+  UnixTimestamp,
+  VerifyFailureReason,
+  VerifyOptions,
+  VerifyResult,
+} from '@owd/receiver';
 export { buildDeliveryHeaders } from './lib/delivery-headers';
 export type { DeliveryHeaderInput } from './lib/delivery-headers';
-export type { HeaderGetter, HeaderRecord, HeaderSource } from './lib/header-lookup';
-export { DEFAULT_TOLERANCE_SECONDS, verify } from './lib/verify';
-export type { VerifyFailureReason, VerifyOptions, VerifyResult } from './lib/verify';
-export { verifyBearer } from './lib/verify-bearer';
-export type { BearerFailureReason, BearerResult } from './lib/verify-bearer';

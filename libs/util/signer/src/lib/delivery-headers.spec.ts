@@ -1,10 +1,17 @@
 import { buildDeliveryHeaders } from './delivery-headers';
-import { DELIVERY_HEADER } from './header-names';
-import { sign } from './sign';
+import { DELIVERY_HEADER, sign, verify, verifyBearer } from '@owd/receiver';
 
 const base = { resultId: 'res_01H', deliveryId: 'dlv_7', timestamp: 1700000000, rawBody: '{"payload_version":5}' };
 
 describe('buildDeliveryHeaders', () => {
+  it('is accepted by the receiver package: verify() and verifyBearer() with node-style lower-case names', () => {
+    const sent = buildDeliveryHeaders({ ...base, secret: 's3cret' });
+    const received = Object.fromEntries(Object.entries(sent).map(([k, v]) => [k.toLowerCase(), v]));
+    expect(verify('s3cret', received, Buffer.from(base.rawBody), { now: base.timestamp })).toEqual({ ok: true });
+    expect(verifyBearer('s3cret', received)).toEqual({ ok: true });
+    expect(verify('other', received, Buffer.from(base.rawBody), { now: base.timestamp })).toEqual({ ok: false, reason: 'signature_mismatch' });
+  });
+
   it('sends the four always-present headers and nothing else without a secret', () => {
     expect(buildDeliveryHeaders(base)).toEqual({
       'Content-Type': 'application/json',

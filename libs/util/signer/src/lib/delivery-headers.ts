@@ -1,5 +1,5 @@
-import { BEARER_SCHEME, DELIVERY_HEADER, JSON_CONTENT_TYPE } from './header-names';
-import { formatTimestamp, RawBody, sign, UnixTimestamp } from './sign';
+import { BEARER_SCHEME, DELIVERY_HEADER, formatTimestamp, JSON_CONTENT_TYPE, sign } from '@owd/receiver';
+import type { RawBody, UnixTimestamp } from '@owd/receiver';
 
 export interface DeliveryHeaderInput {
   /** Result identifier; constant for a result, sent as Idempotency-Key. */

@@ -12,7 +12,7 @@ interface VectorCase {
 }
 
 // The published file is the contract with receivers, so the tests read it rather than a copy.
-const file = resolve(__dirname, '../../../../../docs/signature-test-vectors.json');
+const file = resolve(__dirname, '../../../../docs/signature-test-vectors.json');
 const vectors = JSON.parse(readFileSync(file, 'utf8')) as { description: string; algorithm: string; cases: VectorCase[] };
 const body = (c: VectorCase): Buffer => Buffer.from(c.body_base64, 'base64');
 

@@ -1,0 +1,15 @@
+export { BEARER_SCHEME, DELIVERY_HEADER, JSON_CONTENT_TYPE, SIGNATURE_PREFIX } from './lib/header-names';
+export type { DeliveryHeaderName } from './lib/header-names';
+export { formatTimestamp, sign } from './lib/sign';
+export type { RawBody, UnixTimestamp } from './lib/sign';
+export type { HeaderGetter, HeaderRecord, HeaderSource } from './lib/header-lookup';
+export { DEFAULT_TOLERANCE_SECONDS, verify } from './lib/verify';
+export type { VerifyFailureReason, VerifyOptions, VerifyResult } from './lib/verify';
+export { verifyBearer } from './lib/verify-bearer';
+export type { BearerFailureReason, BearerResult } from './lib/verify-bearer';
+export { DEFAULT_BODY_LIMIT_BYTES, readRawBody, verifyRawBody, verifyRequest } from './lib/request';
+export type { IncomingRequest, RequestFailureReason, RequestVerifyOptions, RequestVerifyResult } from './lib/request';
+export { fastifyPreHandler, keepRawJson, verifyMiddleware } from './lib/middleware';
+export type { OutgoingResponse, ReplyLike, VerifiedRequest } from './lib/middleware';
+export { listen } from './lib/listen';
+export type { ListenOptions, Listener } from './lib/listen';
