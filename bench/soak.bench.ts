@@ -3,6 +3,9 @@
 // latency (accepted → delivered attempt on Kafka) of the results submitted in that minute; it counts the rows of
 // the bookkeeping tables at the start and the end. Checks: the last minute's RSS, CPU per delivery and latency
 // within 10 % of the first's, and submitted = delivered at the end (exit code 1 when that does not balance).
+// The services keep consumed event ids for RETAIN_MS and published outbox rows for half of it (not a day and an
+// hour), so a run of a few minutes shows the bookkeeping tables level off: counted every minute, each table's rows
+// in the last minute must be within 10 % (or 100 rows) of its rows in the middle of the run.
 //   npm run bench -- soak [rate | steady.json] [minutes] [goals]
 // Without a first argument the rate is half of the newest bench/results/*/steady.json; 10 minutes; 50 goals.
 import { startReceiver } from '@owd/testing';
@@ -13,12 +16,14 @@ import { countStates, listResults } from './support/result-states';
 import { BenchSystem, SERVICES } from './support/system';
 
 const TOLERANCE = 0.1;
+const RETAIN_MS = 120_000;
 
 interface Minute {
   minute: number;
   deliveredOnKafka: number;
   cpuMsPerDelivery: number;
   rssMb: Record<string, number>;
+  bookkeepingRows: Record<string, number>;
   latencyOnKafkaMs: ReturnType<typeof summarize>;
 }
 
@@ -30,7 +35,7 @@ async function main(): Promise<void> {
   const minutes = Number(process.argv[3] ?? 10);
   const goals = Number(process.argv[4] ?? 50);
   console.log(`\nsoak: ${rate} results/s for ${minutes} min over ${goals} goals; one receiver answering 204 at once`);
-  const system = await BenchSystem.create({});
+  const system = await BenchSystem.create({ PROCESSED_EVENTS_RETAIN_MS: String(RETAIN_MS), OUTBOX_RETAIN_MS: String(RETAIN_MS / 2) });
   const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
   try {
     await system.start();
@@ -40,18 +45,20 @@ async function main(): Promise<void> {
     const rowsAtStart = await system.bookkeepingRows();
     const pids = system.pids();
     const started = Date.now();
-    const samples: { at: number; cpu: number; rss: Record<string, number>; delivered: number }[] = [];
+    const samples: { at: number; cpu: number; rss: Record<string, number>; delivered: number; rows: Promise<Record<string, number>> }[] = [];
     const sample = () => samples.push({
       at: Date.now(),
       cpu: SERVICES.reduce((sum, s) => sum + cpuMs(pids[s]), 0),
       rss: Object.fromEntries(SERVICES.map((s) => [s, Math.round(rssMb(pids[s]))])),
       delivered: system.deliveredOnKafka().size,
+      rows: system.bookkeepingRows(),
     });
     sample();
     const sampler = setInterval(sample, 60_000);
     const intake = await arrive(system, goalIds, rate, minutes * 60);
     clearInterval(sampler);
     sample();
+    const rowsPerSample = await Promise.all(samples.map((s) => s.rows));
 
     const onKafka = system.deliveredOnKafka();
     const perMinute: Minute[] = [];
@@ -63,6 +70,7 @@ async function main(): Promise<void> {
         minute: m, deliveredOnKafka: delivered,
         cpuMsPerDelivery: delivered > 0 ? Number(((to.cpu - from.cpu) / delivered).toFixed(2)) : 0,
         rssMb: to.rss,
+        bookkeepingRows: rowsPerSample[m],
         latencyOnKafkaMs: summarize(submittedThen.flatMap(([id, s]) => (onKafka.has(id) ? [(onKafka.get(id) as number) - s.acceptedAt] : []))),
       });
     }
@@ -71,15 +79,20 @@ async function main(): Promise<void> {
     const [first, last] = [full[0], full[full.length - 1]];
     const count = countStates(await listResults(system.api, goalIds));
     const rowsAtEnd = await system.bookkeepingRows();
+    const middle = full[Math.floor((full.length - 1) / 2)];
+    const levelled = (table: string) => Math.abs((last.bookkeepingRows[table] ?? 0) - (middle.bookkeepingRows[table] ?? 0))
+      <= Math.max(100, TOLERANCE * (middle.bookkeepingRows[table] ?? 0));
     const checks = {
       'RSS of every service, last minute within 10 % of the first': SERVICES.every((s) => within(first.rssMb[s], last.rssMb[s])),
       'CPU per delivery, last minute within 10 % of the first': within(first.cpuMsPerDelivery, last.cpuMsPerDelivery),
       'latency p50 (accepted → on Kafka), last minute within 10 % of the first': within(first.latencyOnKafkaMs?.p50 ?? 0, last.latencyOnKafkaMs?.p50 ?? 0),
+      [`bookkeeping tables level off (${RETAIN_MS / 60_000} min retention): last minute within 10 % of minute ${middle.minute}`]:
+        Object.keys(last.bookkeepingRows).every(levelled),
       [`submitted = delivered (${intake.submitted.size} = ${count.delivered})`]: count.listed === intake.submitted.size && count.delivered === intake.submitted.size,
     };
     const report = {
       machine: host,
-      settings: { ratePerSecond: rate, minutes, goals },
+      settings: { ratePerSecond: rate, minutes, goals, processedEventsRetainMs: RETAIN_MS, outboxRetainMs: RETAIN_MS / 2 },
       intake: { submitted: intake.submitted.size, rejected: intake.rejected.length, achievedPerSecond: intake.achievedPerSecond, dueToAcceptedMs: intake.intakeMs },
       perMinute, bookkeepingRows: { atStart: rowsAtStart, atEnd: rowsAtEnd }, checks,
       elapsedSeconds: Math.round((Date.now() - started) / 1000),
@@ -88,8 +101,10 @@ async function main(): Promise<void> {
       'on Kafka': m.deliveredOnKafka, 'CPU ms / delivery': m.cpuMsPerDelivery, 'latency p50': m.latencyOnKafkaMs?.p50 ?? '',
       'latency p99': m.latencyOnKafkaMs?.p99 ?? '', ...Object.fromEntries(SERVICES.map((s) => [`${s} MB`, m.rssMb[s]])),
     }])));
-    console.log('bookkeeping rows at the start and the end (retention bounds them)');
-    console.table(Object.fromEntries(Object.keys({ ...rowsAtStart, ...rowsAtEnd }).map((t) => [t, { start: rowsAtStart[t] ?? 0, end: rowsAtEnd[t] ?? 0 }])));
+    console.log(`bookkeeping rows at the start and after each minute (retention bounds them: event ids ${RETAIN_MS / 1000} s, outbox ${RETAIN_MS / 2000} s)`);
+    console.table(Object.fromEntries(Object.keys({ ...rowsAtStart, ...rowsAtEnd }).map((t) => [t, {
+      start: rowsAtStart[t] ?? 0, ...Object.fromEntries(perMinute.map((m) => [`min ${m.minute}`, m.bookkeepingRows[t] ?? 0])), end: rowsAtEnd[t] ?? 0,
+    }])));
     console.table(Object.fromEntries(Object.entries(checks).map(([check, met]) => [check, { met }])));
     console.log(conditions(host));
     writeResult('soak', report);
