@@ -106,7 +106,7 @@ describe('manifest-api results', () => {
     const read = () => t.request('GET', `/api/results/${resultId}`, { token });
     const until = (status: string) => waitFor(async () => { const r = await read(); return r.body.state.status === status && r; }, { what: `state ${status}` }) as Promise<HttpAnswer>;
     const attempt = (n: number, over: Partial<DeliveryAttemptedPayload>): DeliveryAttemptedPayload => ({
-      deliveryId, resultId, goalId, revision: 1, attempt: n, targetHost: 'cms.example.com', status: 503, durationMs: 120, outcome: 'retriable',
+      deliveryId, resultId, goalId, workspaceId: null, revision: 1, series: 1, attempt: n, targetHost: 'cms.example.com', status: 503, durationMs: 120, outcome: 'retriable',
       errorClass: 'http_status', errorMessage: 'Service Unavailable', attemptedAt: new Date().toISOString(),
       nextAttemptAt: new Date(Date.now() + 60_000).toISOString(), conflictRevision: null, final: false, ...over,
     });
