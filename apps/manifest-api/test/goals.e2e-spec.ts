@@ -84,6 +84,16 @@ describe('manifest-api goals', () => {
     expect(nulled.body.errors[0].field).toBe('name');
   });
 
+  it.each(['josé-1603bd@example.com', 'desk@exämple.com', 'desk@example'])(
+    'refuses the owner e-mail %s with 400 naming ownerEmail, since goal.changed publishes it as an ASCII `email` (issue #18)',
+    async (ownerEmail) => {
+      const res = await t.request('POST', '/api/goals', { token, body: { name: 'Mail', sourceLang: 'en', ownerEmail } });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.errors).toEqual([{ field: 'ownerEmail', message: expect.stringContaining('ASCII') }]);
+    },
+  );
+
   it.each([
     ['http://127.0.0.1/', 'loopback', '127.0.0.1'],
     ['http://169.254.169.254/', 'cloud-metadata', '169.254.169.254'],
