@@ -47,7 +47,7 @@ export class CreateGoalDto {
   @OptionalNotNull() @IsFieldValueMap()
   fieldDefaults?: Record<string, FieldValue>;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'desk@example.com', description: 'Receives the weekly contract notice; an ASCII address (internationalised addresses are refused)' })
+  @ApiPropertyOptional({ type: String, format: 'email', nullable: true, maxLength: 320, example: 'desk@example.com', description: 'Receives the weekly contract notice; an ASCII address (internationalised addresses are refused)' })
   @IsOptional() @IsAsciiEmail() @MaxLength(320)
   ownerEmail?: string | null;
 }

@@ -1,4 +1,4 @@
-import { CLOUDEVENTS_SPEC_VERSION, cloudEventHeaders, cloudEventSource } from '../envelope/cloud-event-headers';
+import { cloudEventHeaders, cloudEventSource } from '../envelope/cloud-event-headers';
 import { createEnvelope } from '../envelope/create-envelope';
 import type { EventDefinition } from '../envelope/event-definition';
 import { EventEnvelope } from '../envelope/event-envelope';
