@@ -4,7 +4,7 @@ import { register } from 'prom-client';
 import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloudevents';
 import { DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
-import { waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
+import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { receiverPool } from './support/receivers';
 import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
 
@@ -105,6 +105,9 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       time: envelope.occurredAt, subject: d.resultId, datacontenttype: 'application/json', partitionkey: d.resultId,
     });
     expect(event.data).toEqual(JSON.parse(message.raw));
+    const outside = new AsyncApiValidator();
+    expect(outside.errors('deliveryAttemptedV1', JSON.parse(message.raw))).toEqual([]);
+    expect(outside.errors('deliveryAttemptedV1', message.headers, 'headers')).toEqual([]);
   });
 
   it('retries 500s with nextAttemptAt per RETRY_DELAYS_MS, resends identical bytes with the same X-SH-Delivery, and fails after attempt 3', async () => {

@@ -8,38 +8,21 @@ export const IS_UTC_TIMESTAMP = 'isUtcTimestamp';
 export const IS_ASCII_EMAIL = 'isAsciiEmail';
 export const IS_NULLABLE = 'isNullable';
 
-/** An RFC 3339 date-time with offset (input the API accepts, e.g. a result's `executedAt`). */
-export function IsRfc3339DateTime(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({
-    name: IS_RFC3339_DATE_TIME,
-    validator: {
-      validate: (value) => isRfc3339DateTime(value),
-      defaultMessage: () => '$property must be an RFC 3339 date-time with offset, e.g. 2026-11-23T10:00:00+02:00',
-    },
-  }, options);
+function formatRule(name: string, check: (value: unknown) => boolean, message: string, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name, validator: { validate: (value) => check(value), defaultMessage: () => `$property ${message}` } }, options);
 }
+
+/** An RFC 3339 date-time with offset (input the API accepts, e.g. a result's `executedAt`). */
+export const IsRfc3339DateTime = (options?: ValidationOptions): PropertyDecorator =>
+  formatRule(IS_RFC3339_DATE_TIME, isRfc3339DateTime, 'must be an RFC 3339 date-time with offset, e.g. 2026-11-23T10:00:00+02:00', options);
 
 /** A timestamp inside an event: UTC with milliseconds and `Z`. */
-export function IsUtcTimestamp(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({
-    name: IS_UTC_TIMESTAMP,
-    validator: {
-      validate: (value) => isUtcTimestamp(value),
-      defaultMessage: () => '$property must be a UTC timestamp like 2026-11-21T10:00:00.000Z',
-    },
-  }, options);
-}
+export const IsUtcTimestamp = (options?: ValidationOptions): PropertyDecorator =>
+  formatRule(IS_UTC_TIMESTAMP, isUtcTimestamp, 'must be a UTC timestamp like 2026-11-21T10:00:00.000Z', options);
 
 /** An ASCII e-mail address (internationalised addresses are refused; see formats.ts). */
-export function IsAsciiEmail(options?: ValidationOptions): PropertyDecorator {
-  return ValidateBy({
-    name: IS_ASCII_EMAIL,
-    validator: {
-      validate: (value) => isAsciiEmail(value),
-      defaultMessage: () => '$property must be an e-mail address in ASCII (internationalised addresses are not accepted)',
-    },
-  }, options);
-}
+export const IsAsciiEmail = (options?: ValidationOptions): PropertyDecorator =>
+  formatRule(IS_ASCII_EMAIL, isAsciiEmail, 'must be an e-mail address in ASCII (internationalised addresses are not accepted)', options);
 
 /**
  * Always present, possibly null: null skips the property's other validators, a missing key does not
