@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { register } from 'prom-client';
+import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloudevents';
 import { DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
-import { waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
+import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { receiverPool } from './support/receivers';
 import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
 
@@ -67,14 +68,15 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     return rows[0];
   }
 
-  it('delivers the frozen bytes, signed, with every §2.1 header, and publishes the attempt without the secret', async () => {
+  it('delivers the frozen bytes, signed, with every §2.1 header, and publishes the attempt (with its workspace, without the secret)', async () => {
     const r = await receiver((_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
-    const goalId = await h.goal({ url: `${r.url}/hooks/in?token=abc`, secret: SECRET });
+    const workspaceId = randomUUID();
+    const goalId = await h.goal({ url: `${r.url}/hooks/in?token=abc`, secret: SECRET, workspaceId });
     const d = await h.request(goalId, { revision: 4 });
 
     const a = await h.waitForAttempt(d.deliveryId, 1);
     expect(a).toEqual({
-      deliveryId: d.deliveryId, resultId: d.resultId, goalId, revision: 4, attempt: 1, targetHost: `127.0.0.1:${r.port}`,
+      deliveryId: d.deliveryId, resultId: d.resultId, goalId, workspaceId, revision: 4, series: 1, attempt: 1, targetHost: `127.0.0.1:${r.port}`,
       status: 200, durationMs: expect.any(Number), outcome: 'delivered', errorClass: null, errorMessage: null,
       attemptedAt: expect.any(String), endedAt: expect.any(String), nextAttemptAt: null, conflictRevision: null, final: true,
     });
@@ -84,6 +86,28 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(h.rawAttempted.join('\n')).not.toContain(SECRET);
     expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'delivered', last_attempt: 1 });
     expect(await metricValue('owd_deliveries_total', { outcome: 'delivered' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it('puts CloudEvents binary-mode headers on delivery.attempted, read by the CloudEvents SDK as the envelope says', async () => {
+    const r = await receiver();
+    const d = await h.request(await h.goal({ url: `${r.url}/in` }));
+    await h.waitForAttempt(d.deliveryId, 1);
+    const message = h.attemptedMessages.find((m) => m.envelope?.payload && (m.envelope.payload as { deliveryId?: string }).deliveryId === d.deliveryId);
+    const envelope = message?.envelope;
+    if (!message || !envelope) throw new Error('no delivery.attempted message of the delivery');
+
+    const kafkaMessage: KafkaMessage<string> = { headers: message.headers, key: message.key, value: message.raw, body: message.raw };
+    const event = CloudEventsKafka.toEvent(kafkaMessage);
+    if (!(event instanceof CloudEvent)) throw new Error('a binary-mode message is one event, not a batch');
+    expect(event.validate()).toBe(true);
+    expect(event).toMatchObject({
+      specversion: '1.0', id: envelope.eventId, source: '/outbound-delivery/dispatcher', type: 'delivery.attempted',
+      time: envelope.occurredAt, subject: d.resultId, datacontenttype: 'application/json', partitionkey: d.resultId,
+    });
+    expect(event.data).toEqual(JSON.parse(message.raw));
+    const outside = new AsyncApiValidator();
+    expect(outside.errors('deliveryAttemptedV1', JSON.parse(message.raw))).toEqual([]);
+    expect(outside.errors('deliveryAttemptedV1', message.headers, 'headers')).toEqual([]);
   });
 
   it('retries 500s with nextAttemptAt per RETRY_DELAYS_MS, resends identical bytes with the same X-SH-Delivery, and fails after attempt 3', async () => {
@@ -112,7 +136,10 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     r.handle((_q, res) => res.writeHead(202).end());
     await h.emit(DeliveryRetryRequested, { resultId: d.resultId, goalId, deliveryId: d.deliveryId });
     const manual = await h.waitForAttempt(d.deliveryId, 1, 2);
-    expect(manual).toMatchObject({ attempt: 1, outcome: 'delivered', status: 202, final: true });
+    expect(manual).toMatchObject({ series: 2, attempt: 1, outcome: 'delivered', status: 202, final: true });
+    // On the topic, (deliveryId, series, attempt) names each attempt once, though attempt 1 is there twice.
+    const published = h.attemptsOf(d.deliveryId).map((p) => `${p.series}/${p.attempt}`);
+    expect(published).toEqual(['1/1', '1/2', '1/3', '2/1']);
     expect(r.requests).toHaveLength(4);
     expectDeliveryHeaders(r.requests[3], d, SECRET);
     expect(await deliveryRow(d.deliveryId)).toMatchObject({ status: 'delivered', series: 2, last_attempt: 1 });

@@ -2,7 +2,7 @@ import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { TOPICS, type GoalChangedPayload, GoalChanged } from '@owd/events';
 import { GoalsService } from '../src/app/goals/goals.service';
-import { TopicReader } from '@owd/testing';
+import { AsyncApiValidator, TopicReader } from '@owd/testing';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
 const SECRET = 'whsec_Zq9!xT4#pL7-unique-secret-value';
@@ -48,6 +48,11 @@ describe('manifest-api goals', () => {
       secondLanguage: null, publishPolicy: 'draft', fieldDefaults: { desk: 'Economy' }, ownerEmail: 'desk@example.com',
     });
     expect(event.key).toBe(res.body.id);
+    // As a consumer outside reads it: the raw message against docs/asyncapi.yaml with the standard formats.
+    const message = reader.messages.find((m) => m.envelope?.eventId === event.eventId);
+    const outside = new AsyncApiValidator();
+    expect(outside.errors('goalChangedV1', JSON.parse(message?.raw ?? 'null'))).toEqual([]);
+    expect(outside.errors('goalChangedV1', message?.headers, 'headers')).toEqual([]);
   });
 
   it('reads, lists, changes and deletes a goal, each change a new goal.changed version', async () => {
@@ -83,6 +88,16 @@ describe('manifest-api goals', () => {
     expect(nulled.status).toBe(400);
     expect(nulled.body.errors[0].field).toBe('name');
   });
+
+  it.each(['josé-1603bd@example.com', 'desk@exämple.com', 'desk@example'])(
+    'refuses the owner e-mail %s with 400 naming ownerEmail, since goal.changed publishes it as an ASCII `email` (issue #18)',
+    async (ownerEmail) => {
+      const res = await t.request('POST', '/api/goals', { token, body: { name: 'Mail', sourceLang: 'en', ownerEmail } });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.errors).toEqual([{ field: 'ownerEmail', message: expect.stringContaining('ASCII') }]);
+    },
+  );
 
   it.each([
     ['http://127.0.0.1/', 'loopback', '127.0.0.1'],

@@ -89,6 +89,16 @@ describe('manifest-api results', () => {
     expect(nested.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['sections[0].blocks[0].colour', 'sections[0].blocks[1].type', 'steps']));
   });
 
+  it.each(['2026-11-23 10:00:00+02:00', '20261123T100000Z', '2026-W48-1T10:00:00Z', '2026-11-23T10:00Z'])(
+    'refuses executedAt %s with 400 naming it: ISO 8601 but not the RFC 3339 the payload builder parses (issue #18)',
+    async (executedAt) => {
+      const res = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent({ executedAt }) });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.errors).toEqual([{ field: 'executedAt', message: expect.stringContaining('RFC 3339') }]);
+    },
+  );
+
   it('keeps results inside their workspace', async () => {
     const result = await createResult();
     const other = await createWorkspace(t, 'Other');
@@ -106,7 +116,7 @@ describe('manifest-api results', () => {
     const read = () => t.request('GET', `/api/results/${resultId}`, { token });
     const until = (status: string) => waitFor(async () => { const r = await read(); return r.body.state.status === status && r; }, { what: `state ${status}` }) as Promise<HttpAnswer>;
     const attempt = (n: number, over: Partial<DeliveryAttemptedPayload>): DeliveryAttemptedPayload => ({
-      deliveryId, resultId, goalId, revision: 1, attempt: n, targetHost: 'cms.example.com', status: 503, durationMs: 120, outcome: 'retriable',
+      deliveryId, resultId, goalId, workspaceId: null, revision: 1, series: 1, attempt: n, targetHost: 'cms.example.com', status: 503, durationMs: 120, outcome: 'retriable',
       errorClass: 'http_status', errorMessage: 'Service Unavailable', attemptedAt: new Date().toISOString(),
       nextAttemptAt: new Date(Date.now() + 60_000).toISOString(), conflictRevision: null, final: false, ...over,
     });

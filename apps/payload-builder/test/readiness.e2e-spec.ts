@@ -17,7 +17,7 @@ describe('payload-builder readiness (§3) on a real broker and database', () => 
     await h.publish(ResultRevised, revised(goalId, workspaceId, revisionContent(resultId)));
 
     const requested = await h.nextRequested(resultId);
-    expect(requested).toMatchObject({ resultId, goalId, revision: 1, reason: 'first', executedAt: '2026-11-21T10:00:00.000+00:00', goalVersion: expect.any(Number) });
+    expect(requested).toMatchObject({ resultId, goalId, revision: 1, reason: 'first', executedAt: '2026-11-21T10:00:00.000Z', goalVersion: expect.any(Number) });
     const body = Buffer.from(requested.bodyBase64, 'base64');
     expect(createHash('sha256').update(body).digest('hex')).toBe(requested.bodySha256);
     expect(bodyOf(requested)).toMatchObject({ payload_version: 5, event: 'workflow.action', result_id: resultId, revision: 1, publish_mode: 'draft' });

@@ -8,3 +8,4 @@ export * from './lib/dashboards';
 export * from './lib/otlp-collector';
 export * from './lib/in-memory-tracing';
 export * from './lib/manual-clock';
+export * from './lib/asyncapi-validator';

@@ -9,7 +9,7 @@ import {
 } from '@owd/events';
 import { EventProducer, TopicNamer } from '@owd/kafka';
 import { parseEncryptionKey, SecretBox } from '@owd/secret-box';
-import { createTestDatabase, createTestTopics, TopicReader, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, TopicReader, waitFor, type ReadMessage, type TestDatabase } from '@owd/testing';
 
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
@@ -20,6 +20,7 @@ export interface GoalOptions {
   version?: number;
   deleted?: boolean;
   goalId?: string;
+  workspaceId?: string;
 }
 
 export interface RequestedDelivery extends DeliveryRequestedPayload {
@@ -38,6 +39,8 @@ export interface DispatcherHarness {
   attempted: EventEnvelope<DeliveryAttemptedPayload>[];
   /** Raw `delivery.attempted` message values, to check what never appears in them. */
   rawAttempted: string[];
+  /** Every `delivery.attempted` message as read from the topic (key, headers, value). */
+  attemptedMessages: ReadMessage[];
   emit<T extends object>(definition: EventDefinition<T>, payload: T): Promise<EventEnvelope<T>>;
   /** Publishes a goal snapshot and waits until the dispatcher holds it (or a newer one). */
   goal(options: GoalOptions): Promise<string>;
@@ -86,11 +89,14 @@ export async function startDispatcher(env: Record<string, string>): Promise<Disp
     get rawAttempted() {
       return reader.messages.map((m) => m.raw);
     },
+    get attemptedMessages() {
+      return reader.messages;
+    },
     emit: (definition, payload) => producer.emit(definition, payload, { correlationId: randomUUID() }),
     async goal(options) {
       const goalId = options.goalId ?? randomUUID();
       const payload: GoalChangedPayload = {
-        goalId, workspaceId: randomUUID(), version: options.version ?? 1, deleted: options.deleted ?? false,
+        goalId, workspaceId: options.workspaceId ?? randomUUID(), version: options.version ?? 1, deleted: options.deleted ?? false,
         name: 'e2e goal', sourceLang: 'en', recipientUrl: options.url, deliveryMode: options.mode ?? 'production',
         secretCiphertext: options.secret ? box.seal(options.secret, goalId) : null,
         sendImmediately: true, secondLanguageEnabled: false, secondLanguage: null, publishPolicy: null, fieldDefaults: {},
@@ -117,7 +123,7 @@ export async function startDispatcher(env: Record<string, string>): Promise<Disp
       return { ...payload, body, eventId: envelope.eventId };
     },
     waitForAttempt: (deliveryId, attempt, series = 1) =>
-      waitFor(() => attemptsOf(deliveryId).filter((p) => p.attempt === attempt)[series - 1], {
+      waitFor(() => attemptsOf(deliveryId).find((p) => p.attempt === attempt && p.series === series), {
         what: `attempt ${attempt} (series ${series}) of delivery ${deliveryId}`, timeoutMs: 30_000,
       }),
     async stopApp() {

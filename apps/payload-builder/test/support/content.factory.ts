@@ -71,7 +71,7 @@ export function conflictAttempt(
 ): DeliveryAttemptedPayload {
   return {
     deliveryId: requested.deliveryId, resultId: requested.resultId, goalId: requested.goalId, revision: requested.revision,
-    attempt: 1, targetHost: 'receiver.example.com', status: 409, durationMs: 12, outcome: 'conflict', errorClass: null,
+    workspaceId: null, series: 1, attempt: 1, targetHost: 'receiver.example.com', status: 409, durationMs: 12, outcome: 'conflict', errorClass: null,
     errorMessage: null, attemptedAt: new Date().toISOString(), nextAttemptAt: null, conflictRevision, final: true,
   };
 }

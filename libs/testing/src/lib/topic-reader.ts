@@ -7,6 +7,9 @@ export interface ReadMessage {
   /** Logical topic name (without the test prefix). */
   topic: string;
   raw: string;
+  key: string;
+  /** The message headers as text (a repeated header: its last value). */
+  headers: Record<string, string>;
   /** The validated envelope; undefined when the message broke its contract (see `invalid`). */
   envelope?: EventEnvelope;
   invalid?: string;
@@ -39,8 +42,12 @@ export class TopicReader {
       eachMessage: async ({ topic, message }) => {
         const raw = message.value?.toString() ?? '';
         const parsed = parseEnvelope(message.value, definitions);
+        const headers = Object.fromEntries(Object.entries(message.headers ?? {}).flatMap(([name, value]) => {
+          const last = Array.isArray(value) ? value[value.length - 1] : value;
+          return last === undefined ? [] : [[name, last.toString()]];
+        }));
         this.messages.push({
-          topic: topic.slice(this.prefix.length), raw, receivedAt: Date.now(),
+          topic: topic.slice(this.prefix.length), raw, key: message.key?.toString() ?? '', headers, receivedAt: Date.now(),
           ...(parsed.ok ? { envelope: parsed.envelope } : { invalid: parsed.reason }),
         });
       },

@@ -20,11 +20,13 @@ export interface GoalSettings {
   recipientUrl: string | null;
   deliveryMode: DeliveryMode;
   secretCiphertext: string | null;
+  /** Null for a goal stored before the dispatcher kept it, until its next goal.changed. */
+  workspaceId: string | null;
 }
 
 /** The columns of a delivery and its goal's settings that an attempt needs (`d` deliveries, `g` goals). */
 export const ATTEMPT_COLUMNS = `d.result_id, d.goal_id, d.revision, d.body, d.body_sha256, d.correlation_id, d.created_at, d.goal_version,
-  g.goal_id AS g_goal_id, g.version AS g_version, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext`;
+  g.goal_id AS g_goal_id, g.version AS g_version, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext, g.workspace_id`;
 
 export interface AttemptRow {
   delivery_id: string;
@@ -42,6 +44,7 @@ export interface AttemptRow {
   recipient_url: string | null;
   delivery_mode: DeliveryMode;
   secret_ciphertext: string | null;
+  workspace_id: string | null;
 }
 
 /** What one attempt needs: the frozen delivery and the goal's current delivery settings (null before they arrived). */
@@ -53,7 +56,7 @@ export function attemptInput(r: AttemptRow): { delivery: StoredDelivery; goal: G
     },
     goal: r.g_goal_id === null ? null : {
       goalId: r.g_goal_id, version: r.g_version, deleted: r.deleted, recipientUrl: r.recipient_url, deliveryMode: r.delivery_mode,
-      secretCiphertext: r.secret_ciphertext,
+      secretCiphertext: r.secret_ciphertext, workspaceId: r.workspace_id,
     },
   };
 }

@@ -21,7 +21,7 @@ function delivery(body = Buffer.from('{"payload_version":5}')): StoredDelivery {
 }
 
 function goal(overrides: Partial<GoalSettings> = {}): GoalSettings {
-  return { goalId: randomUUID(), version: 1, deleted: false, recipientUrl: 'https://hooks.example/in', deliveryMode: 'production', secretCiphertext: null, ...overrides };
+  return { goalId: randomUUID(), version: 1, deleted: false, recipientUrl: 'https://hooks.example/in', deliveryMode: 'production', secretCiphertext: null, workspaceId: null, ...overrides };
 }
 
 /** Every case here ends before a request is made, so no network (and no DNS) is involved. */

@@ -65,14 +65,15 @@ export class DeliveryIntake implements OnModuleInit {
   async goalChanged({ payload: g }: EventEnvelope<GoalChangedPayload>, manager: EntityManager): Promise<void> {
     const origin = originKey(g.deliveryMode, g.recipientUrl);
     const applied: unknown[] = await manager.query(
-      `INSERT INTO ${S}.goals (goal_id, version, deleted, recipient_url, delivery_mode, secret_ciphertext, origin_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO ${S}.goals (goal_id, version, deleted, recipient_url, delivery_mode, secret_ciphertext, origin_key, workspace_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (goal_id) DO UPDATE SET version = EXCLUDED.version, deleted = EXCLUDED.deleted,
          recipient_url = EXCLUDED.recipient_url, delivery_mode = EXCLUDED.delivery_mode,
-         secret_ciphertext = EXCLUDED.secret_ciphertext, origin_key = EXCLUDED.origin_key, updated_at = now()
+         secret_ciphertext = EXCLUDED.secret_ciphertext, origin_key = EXCLUDED.origin_key,
+         workspace_id = EXCLUDED.workspace_id, updated_at = now()
        WHERE ${S}.goals.version < EXCLUDED.version
        RETURNING goal_id`,
-      [g.goalId, g.version, g.deleted, g.recipientUrl, g.deliveryMode, g.secretCiphertext, origin],
+      [g.goalId, g.version, g.deleted, g.recipientUrl, g.deliveryMode, g.secretCiphertext, origin, g.workspaceId],
     );
     if (applied.length === 0) return;
     // Waiting attempts now go elsewhere (or their goal just arrived): they count against the new origin.

@@ -5,7 +5,7 @@ const D1 = '5b0f4c5e-8d7a-4a59-9a40-0d4f1f7c2a11';
 const received: ProjectedState = { state: 'received', stateRevision: 1, stateReason: null, missingFields: [], deliveryId: null, nextAttemptAt: null, lastError: null };
 const status = (revision: number, s: 'queued' | 'needs_approval') => ({ resultId: 'res_1', goalId: 'g', revision, status: s, reason: 'why', missingFields: s === 'needs_approval' ? ['desk'] : [] });
 const attempt = (over: Partial<DeliveryAttemptedPayload>): DeliveryAttemptedPayload => ({
-  deliveryId: D1, resultId: 'res_1', goalId: 'g', revision: 1, attempt: 1, targetHost: 'h', status: 503, durationMs: 5, outcome: 'retriable',
+  deliveryId: D1, resultId: 'res_1', goalId: 'g', workspaceId: null, revision: 1, series: 1, attempt: 1, targetHost: 'h', status: 503, durationMs: 5, outcome: 'retriable',
   errorClass: null, errorMessage: null, attemptedAt: '2026-01-01T00:00:00.000Z', nextAttemptAt: '2026-01-01T00:01:00.000Z', conflictRevision: null, final: false, ...over,
 });
 

@@ -1,4 +1,4 @@
-import type { GoalChangedPayload } from '@owd/events';
+import { isAsciiEmail, type GoalChangedPayload } from '@owd/events';
 import type { GoalEntity } from './goal.entity';
 
 /** The goal.changed payload: the full settings, the secret only in its sealed form. */
@@ -18,6 +18,7 @@ export function goalSnapshot(goal: GoalEntity): GoalChangedPayload {
     secondLanguage: goal.secondLanguage,
     publishPolicy: goal.publishPolicy,
     fieldDefaults: goal.fieldDefaults,
-    ownerEmail: goal.ownerEmail,
+    // An address saved before intake refused internationalised ones would make every consumer park the snapshot.
+    ownerEmail: goal.ownerEmail !== null && isAsciiEmail(goal.ownerEmail) ? goal.ownerEmail : null,
   };
 }

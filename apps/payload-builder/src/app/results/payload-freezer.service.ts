@@ -102,7 +102,8 @@ export class PayloadFreezer {
       revision: built.revision,
       bodyBase64: built.body.toString('base64'),
       bodySha256: built.bodySha256,
-      executedAt: built.executedAt,
+      // Events write every timestamp in UTC with `Z`; the body keeps the payload's own `+00:00` spelling.
+      executedAt: new Date(built.executedAt).toISOString(),
       reason: context.reason,
       goalVersion: context.goalVersion,
     }, { correlationId: context.correlationId, causationId: context.causationId });

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
-import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
+import { cloudEventHeaders, createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
 import type { TopicNamer } from './topic-namer';
 import { recordSpanError, startPublishSpan } from './trace-context';
 
@@ -11,13 +11,16 @@ export interface OutgoingMessage {
   headers: Record<string, string>;
 }
 
-/** Serialises an envelope the same way for the outbox and for direct sends. */
+/** Serialises an envelope the same way for the outbox and for direct sends, with the CloudEvents binary-mode headers. */
 export function toMessage(namer: TopicNamer, definition: EventDefinition, envelope: EventEnvelope): OutgoingMessage {
   return {
     topic: namer.name(definition.topic),
     key: envelope.key,
     value: JSON.stringify(envelope),
-    headers: { 'event-type': envelope.type, 'schema-version': String(envelope.schemaVersion), 'event-id': envelope.eventId },
+    headers: {
+      'event-type': envelope.type, 'schema-version': String(envelope.schemaVersion), 'event-id': envelope.eventId,
+      ...cloudEventHeaders(definition, envelope),
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { PUBLISH_POLICIES, type PublishPolicy } from '@owd/events';
+import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsAsciiEmail, PUBLISH_POLICIES, type PublishPolicy } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN, type FieldValue } from '@owd/payload';
 import { IsFieldValueMap, OptionalNotNull } from '../../http/validators';
 import { CHANNELS, type Channel } from '../goal.entity';
@@ -47,7 +47,7 @@ export class CreateGoalDto {
   @OptionalNotNull() @IsFieldValueMap()
   fieldDefaults?: Record<string, FieldValue>;
 
-  @ApiPropertyOptional({ type: String, nullable: true, example: 'desk@example.com', description: 'Receives the weekly contract notice' })
-  @IsOptional() @IsEmail() @MaxLength(320)
+  @ApiPropertyOptional({ type: String, format: 'email', nullable: true, maxLength: 320, example: 'desk@example.com', description: 'Receives the weekly contract notice; an ASCII address (internationalised addresses are refused)' })
+  @IsOptional() @IsAsciiEmail() @MaxLength(320)
   ownerEmail?: string | null;
 }

@@ -1,11 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsISO8601, IsNumber, IsOptional, IsString, IsUrl, Matches, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsRfc3339DateTime } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN } from '@owd/payload';
 import { BLOCK_DISCRIMINATOR, BLOCK_DTOS, UnknownBlockDto } from './block.dto';
 
-export const WITH_OFFSET = /(Z|[+-]\d{2}:\d{2})$/;
-const OFFSET_MESSAGE = { message: '$property must be an ISO 8601 timestamp with an offset (Z or ±hh:mm)' };
 
 export class LocaleContentDto {
   @ApiProperty({ type: String, nullable: true }) @IsOptional() @IsString() title!: string | null;
@@ -28,7 +27,7 @@ export class ArticleDto {
   @ApiProperty({ format: 'uri' }) @IsUrl({ require_protocol: true, protocols: ['http', 'https'], require_tld: false }) url!: string;
   @ApiProperty({ description: 'Publication the article comes from' }) @IsString() source!: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' })
-  @IsOptional() @IsISO8601({ strict: true }) @Matches(WITH_OFFSET, OFFSET_MESSAGE) publishedAt!: string | null;
+  @IsOptional() @IsRfc3339DateTime() publishedAt!: string | null;
   @ApiProperty({ example: 'en' }) @IsString() @Matches(LANGUAGE_CODE_PATTERN) lang!: string;
 }
 

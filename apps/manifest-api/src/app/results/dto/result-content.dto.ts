@@ -1,12 +1,13 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  IsArray, IsIn, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, Min, ValidateNested,
+  IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Min, ValidateNested,
 } from 'class-validator';
+import { IsRfc3339DateTime } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN, PAYLOAD_MODES, type PayloadMode } from '@owd/payload';
 import { RecordOf } from '../../http/record-of.validator';
 import { OptionalNotNull } from '../../http/validators';
-import { ArticleDto, ClusterDto, ImageDto, LocaleContentDto, SectionDto, StepDto, WITH_OFFSET } from './content-parts.dto';
+import { ArticleDto, ClusterDto, ImageDto, LocaleContentDto, SectionDto, StepDto } from './content-parts.dto';
 
 export const STEP_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -20,8 +21,8 @@ export class ResultContentDto {
   @IsIn(PAYLOAD_MODES)
   mode!: PayloadMode;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the result was created (executed_at, published_at); default: now' })
-  @OptionalNotNull() @IsISO8601({ strict: true }) @Matches(WITH_OFFSET, { message: 'executedAt must carry an offset (Z or ±hh:mm)' })
+  @ApiPropertyOptional({ format: 'date-time', description: 'When the result was created (executed_at, published_at), RFC 3339 with offset, e.g. 2026-11-23T10:00:00+02:00; default: now' })
+  @OptionalNotNull() @IsRfc3339DateTime()
   executedAt?: string;
 
   @ApiPropertyOptional({ type: String, nullable: true, default: null }) @IsOptional() @IsString() title?: string | null;

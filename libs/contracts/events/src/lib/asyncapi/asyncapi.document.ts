@@ -1,3 +1,4 @@
+import { cloudEventHeaders, cloudEventSource } from '../envelope/cloud-event-headers';
 import { createEnvelope } from '../envelope/create-envelope';
 import type { EventDefinition } from '../envelope/event-definition';
 import { EventEnvelope } from '../envelope/event-envelope';
@@ -6,7 +7,7 @@ import { ALL_TOPICS, deadLetterTopic, type TopicName } from '../topics';
 import { EVENT_EXAMPLES } from './event-examples';
 import { FIELD_DESCRIPTIONS } from './field-descriptions';
 import { SchemaComponents, type JsonObject } from './json-schema';
-import { DEAD_LETTER_MESSAGE, DOCUMENT_INFO, KAFKA_BINDING_VERSION, SERVERS, TRACE_HEADERS } from './document-text';
+import { CLOUDEVENT_HEADERS, DEAD_LETTER_MESSAGE, DOCUMENT_INFO, KAFKA_BINDING_VERSION, SERVERS, TRACE_HEADERS } from './document-text';
 import { EVENT_SUMMARIES, TOPIC_ROLES, type ServiceName } from './topic-roles';
 
 const camel = (name: string) => name.replace(/[.\-_](\w)/g, (_m, c: string) => c.toUpperCase());
@@ -37,7 +38,10 @@ function example(definition: EventDefinition, index: number): JsonObject[] {
   const eventId = `00000000-0000-4000-8000-${String(index + 1).padStart(12, '0')}`;
   const key = definition.keyOf(sample.payload);
   const envelope = createEnvelope(definition, sample.payload, { correlationId: key, eventId, now: new Date('2026-11-21T10:00:00.500Z') });
-  const headers = { 'event-type': definition.type, 'schema-version': String(definition.schemaVersion), 'event-id': eventId };
+  const headers = {
+    'event-type': definition.type, 'schema-version': String(definition.schemaVersion), 'event-id': eventId,
+    ...cloudEventHeaders(definition, envelope),
+  };
   return [{ name: 'example', headers, payload: JSON.parse(JSON.stringify(envelope)) as JsonObject }];
 }
 
@@ -53,11 +57,14 @@ function eventMessage(definition: EventDefinition, index: number, components: Sc
     contentType: 'application/json',
     headers: {
       type: 'object',
-      required: ['event-type', 'schema-version', 'event-id'],
+      required: ['event-type', 'schema-version', 'event-id', ...Object.keys(CLOUDEVENT_HEADERS)],
       properties: {
         'event-type': { type: 'string', const: definition.type },
         'schema-version': { type: 'string', const: String(definition.schemaVersion) },
         'event-id': { description: 'The envelope eventId.', type: 'string', format: 'uuid' },
+        ...CLOUDEVENT_HEADERS,
+        ce_source: { ...CLOUDEVENT_HEADERS['ce_source'] as JsonObject, const: cloudEventSource(definition) },
+        ce_type: { ...CLOUDEVENT_HEADERS['ce_type'] as JsonObject, const: definition.type },
         ...TRACE_HEADERS,
       },
     },

@@ -7,6 +7,10 @@ import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
 import type { EventDefinition } from '../envelope/event-definition';
 import { definitionMap, parseEnvelope } from '../envelope/parse-envelope';
+import { cloudEventHeaders } from '../envelope/cloud-event-headers';
+import { DELIVERY_REASONS } from '../delivery-requested/delivery-requested.event';
+import { DeliveryAttempted } from '../delivery-attempted/delivery-attempted.event';
+import { IS_NULLABLE } from '../formats/format.decorators';
 import { ALL_EVENTS } from '../registry';
 import { ALL_TOPICS, deadLetterTopic } from '../topics';
 import { buildAsyncApiDocument, channelId, keyField, messageId } from './asyncapi.document';
@@ -36,6 +40,12 @@ function messageOf(d: EventDefinition): JsonObject {
 function payloadSchemaOf(d: EventDefinition): JsonObject {
   const allOf = messageOf(d)['payload'] as JsonObject & { allOf: JsonObject[] };
   return deref(obj(obj(allOf.allOf[1]['properties'], 'envelope properties')['payload'], 'payload'));
+}
+
+/** Properties that are always there but may be null (`@IsNullable`). */
+function nullableProperties(d: EventDefinition): string[] {
+  return getMetadataStorage().getTargetValidationMetadatas(d.payloadClass, '', true, false)
+    .filter((rule) => rule.name === IS_NULLABLE).map((rule) => rule.propertyName);
 }
 
 /** Property name → optional, as class-validator sees the payload class. */
@@ -98,6 +108,38 @@ describe('docs/asyncapi.yaml', () => {
       const keys = new Set(ALL_EVENTS.filter((e) => e.topic === topic).map((e) => keyField(e).replace(/Id$/, ' id')));
       expect([...keys]).toEqual([row[2]]);
     }
+  });
+});
+
+describe('what outside consumers read', () => {
+  const publicTopics = ALL_TOPICS.filter((t) => TOPIC_ROLES[t].audience === 'public');
+
+  it('names the public topics in the document and in each channel', () => {
+    expect(publicTopics).toEqual(['delivery.attempted']);
+    expect(String(obj(committed['info'], 'info')['description'])).toContain('Only `delivery.attempted` is for systems outside');
+    for (const topic of ALL_TOPICS) {
+      expect(at(`channels/${channelId(topic)}`)['description']).toContain(`Audience: ${TOPIC_ROLES[topic].audience}.`);
+    }
+  });
+
+  it('puts the scoping ids on every public event, and nothing secret', () => {
+    for (const d of ALL_EVENTS.filter((e) => publicTopics.includes(e.topic))) {
+      const schema = payloadSchemaOf(d);
+      expect(schema['required']).toEqual(expect.arrayContaining(['workspaceId', 'goalId', 'resultId']));
+      expect(Object.keys(obj(schema['properties'], 'properties')).filter((p) => /secret/i.test(p))).toEqual([]);
+    }
+  });
+
+  it('says delivery.attempted carries no Send test, and no delivery reason is one (the stream and the document agree)', () => {
+    expect(at(`channels/${channelId(DeliveryAttempted.topic)}`)['summary']).toContain('Send test');
+    expect(at(`channels/${channelId(DeliveryAttempted.topic)}`)['summary']).toContain('is not on this topic');
+    expect(DELIVERY_REASONS).not.toContain('send-test');
+  });
+
+  it('names one attempt by (deliveryId, series, attempt): series is required on delivery.attempted', () => {
+    const schema = payloadSchemaOf(DeliveryAttempted);
+    expect(schema['required']).toEqual(expect.arrayContaining(['deliveryId', 'series', 'attempt']));
+    expect(String(obj(obj(schema['properties'], 'properties')['series'], 'series')['description'])).toContain('deduplicate');
   });
 });
 
@@ -164,6 +206,31 @@ describe('message schemas, checked by ajv (JSON Schema draft-07) and by the cons
         expect({ field, ...accepts(d, withPayload(sampleOf(d), (p) => { p[field] = null; })) }).toEqual({ field, schema: true, consumer: true });
         expect({ field, ...accepts(d, withPayload(sampleOf(d), (p) => delete p[field])) }).toEqual({ field, schema: true, consumer: true });
       }
+    });
+
+    it('accepts each always-present nullable payload field as null, as the consumers do', () => {
+      for (const field of nullableProperties(d)) {
+        expect({ field, ...accepts(d, withPayload(sampleOf(d), (p) => { p[field] = null; })) }).toEqual({ field, schema: true, consumer: true });
+      }
+    });
+
+    it('rejects timestamps not written in UTC with Z, as the consumers do (one format on every topic)', () => {
+      const at = String(sampleOf(d)['occurredAt']);
+      expect(accepts(d, { ...sampleOf(d), occurredAt: at.replace('Z', '+00:00') })).toEqual({ schema: false, consumer: false });
+      expect(accepts(d, { ...sampleOf(d), occurredAt: at.replace('.500Z', 'Z') })).toEqual({ schema: false, consumer: false });
+    });
+
+    it('requires the CloudEvents binary-mode headers, mapped from the envelope', () => {
+      const message = messageOf(d);
+      const example = obj((message['examples'] as Json[])[0], 'example');
+      const envelope = obj(example['payload'], 'example payload');
+      const expected = cloudEventHeaders(d, envelope as unknown as Parameters<typeof cloudEventHeaders>[1]);
+      expect(expected).toMatchObject({
+        ce_specversion: '1.0', ce_id: envelope['eventId'], ce_type: d.type, ce_time: envelope['occurredAt'], ce_subject: envelope['key'],
+        'content-type': 'application/json',
+      });
+      expect(obj(message['headers'], 'headers')['required']).toEqual(expect.arrayContaining(Object.keys(expected)));
+      expect(example['headers']).toMatchObject(expected);
     });
 
     it('rejects an unknown payload field and a wrong event type, as the consumers do', () => {

@@ -37,7 +37,7 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
   CapabilityReportedPayload: {
     source: '`receiver` for an HTTP-address receiver; anything else is a plugin report (spec §2.4).',
     requiredFields: "The report's required fields (key and label), so the weekly notice can name new ones the contract lacks; optional so older producers stay valid.",
-    reportedAt: 'When the report arrived at manifest-api (ISO 8601).',
+    reportedAt: 'When the report arrived at manifest-api (UTC).',
   },
   DeliveryRequestedPayload: {
     deliveryId: 'X-SH-Delivery: one series of attempts of one content.',
@@ -47,10 +47,16 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
   },
   DeliveryAttemptedPayload: {
     deliveryId: 'X-SH-Delivery header of the request: the same for every attempt of the same bytes, manual retries included.',
+    workspaceId:
+      "The goal's workspace: scope by it without reading goal.changed (internal). Null only for a goal whose settings the " +
+      'dispatcher stored before this field existed, until the goal next changes.',
+    series:
+      'Series of attempts of this delivery: 1 for the automatic series, one more for each manual retry (which starts ' +
+      'again at attempt 1). `(deliveryId, series, attempt)` names one attempt: deduplicate on it (or on the envelope eventId).',
     resultId: 'The result delivered; also the message key and the Idempotency-Key header the receiver saw.',
     goalId: 'The goal (receiver configuration) the result belongs to.',
     revision: 'Revision of the result content these bytes carry.',
-    attempt: 'Attempt number within the series, 1 to 3 (a manual retry starts again at 1).',
+    attempt: 'Attempt number within the series, 1 to 3 (a manual retry starts a new `series` at 1).',
     targetHost: 'Host the request went to (the development sink for goals in test mode).',
     status: 'HTTP status of the answer; null when there was no complete answer (timeout, connection failure, not sent).',
     durationMs: 'Duration of the attempt in milliseconds (0 when nothing was sent).',
@@ -61,9 +67,9 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
       'Machine-readable cause, null when delivered; an open set, e.g. rate_limited, server_error, timeout, ' +
       'connection_failed, conflict, client_error, redirect, address_refused (the full table is in docs/delivery.md).',
     errorMessage: 'Readable cause for people; null when delivered. Never contains the secret.',
-    attemptedAt: 'When the attempt started (ISO 8601).',
+    attemptedAt: 'When the attempt started (UTC).',
     endedAt:
-      'When the attempt ended: the answer, the timeout, the connection failure or the decision not to send (ISO 8601). ' +
+      'When the attempt ended: the answer, the timeout, the connection failure or the decision not to send (UTC). ' +
       'Always set by the dispatcher; absent only in events written before it existed.',
     nextAttemptAt:
       'When the next automatic attempt is due: endedAt plus the retry delay (spec §3: about 1 minute, then about 5 minutes ' +

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateNested } from 'class-validator';
+import { IsDateString, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateNested } from 'class-validator';
+import { IsAsciiEmail, IsNullable, IsRfc3339DateTime, IsUtcTimestamp } from '../formats/format.decorators';
+import { UTC_TIMESTAMP_PATTERN } from '../formats/formats';
 import { classSchema, SchemaComponents } from './json-schema';
 
 class Inner {
@@ -15,6 +17,21 @@ class Sample {
 
 class WithUrl {
   @IsUrl() site!: string;
+}
+
+class WithFormats {
+  @IsNullable() @IsInt() status!: number | null;
+  @IsUtcTimestamp() at!: string;
+  @IsRfc3339DateTime() executedAt!: string;
+  @IsAsciiEmail() owner!: string;
+}
+
+class WithIsDateString {
+  @IsDateString({ strict: true }) at!: string;
+}
+
+class WithIsEmail {
+  @IsEmail() owner!: string;
 }
 
 class UntypedNested {
@@ -37,6 +54,25 @@ describe('classSchema', () => {
     expect(components.schemas['Inner']).toEqual({
       type: 'object', required: ['name'], properties: { name: { type: 'string' } }, additionalProperties: false,
     });
+  });
+
+  it('maps @IsNullable to required with null among its types, and the contract formats to date-time and email', () => {
+    expect(classSchema(WithFormats, true, new SchemaComponents())).toEqual({
+      type: 'object',
+      required: ['status', 'at', 'executedAt', 'owner'],
+      properties: {
+        status: { type: ['integer', 'null'] },
+        at: { type: 'string', format: 'date-time', pattern: UTC_TIMESTAMP_PATTERN.source },
+        executedAt: { type: 'string', format: 'date-time' },
+        owner: { type: 'string', format: 'email' },
+      },
+      additionalProperties: false,
+    });
+  });
+
+  it("refuses class-validator's own date and e-mail checks, which accept what the JSON Schema formats refuse", () => {
+    expect(() => classSchema(WithIsDateString, true, new SchemaComponents())).toThrow(/WithIsDateString\.at .*isDateString.* no JSON Schema mapping/);
+    expect(() => classSchema(WithIsEmail, true, new SchemaComponents())).toThrow(/WithIsEmail\.owner .*isEmail.* no JSON Schema mapping/);
   });
 
   it('refuses a decorator it has no mapping for, so a new one cannot be left out of the document silently', () => {

@@ -1,5 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { getMetadataStorage, ValidationTypes, type MetadataStorage } from 'class-validator';
+import { IS_NULLABLE } from '../formats/format.decorators';
+import { UTC_TIMESTAMP_PATTERN } from '../formats/formats';
 
 export type Json = string | number | boolean | null | Json[] | JsonObject;
 export interface JsonObject {
@@ -39,8 +41,11 @@ const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[]) => Js
   isBoolean: () => ({ type: 'boolean' }),
   isObject: () => ({ type: 'object' }),
   isArray: () => ({ type: 'array' }),
-  isDateString: () => ({ type: 'string', format: 'date-time' }),
-  isEmail: () => ({ type: 'string', format: 'email' }),
+  // The formats of libs/contracts/events/src/lib/formats: class-validator's own date and e-mail checks have no mapping,
+  // since they accept values (ISO 8601 week dates, internationalised addresses) the JSON Schema formats refuse.
+  isRfc3339DateTime: () => ({ type: 'string', format: 'date-time' }),
+  isUtcTimestamp: () => ({ type: 'string', format: 'date-time', pattern: UTC_TIMESTAMP_PATTERN.source }),
+  isAsciiEmail: () => ({ type: 'string', format: 'email' }),
   isBase64: () => ({ type: 'string', contentEncoding: 'base64', pattern: BASE64 }),
   isIn: ([values]) => enumFragment(values),
   matches: ([pattern]) => patternFragment(pattern),
@@ -95,7 +100,7 @@ function ordered(schema: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(schema).sort(([a], [b]) => rank(a) - rank(b)));
 }
 
-/** Optional properties: class-validator skips null and undefined alike, so both may be on the wire. */
+/** Optional properties (null and undefined skipped alike) and `@IsNullable` ones (always there, maybe null). */
 function nullable(schema: JsonObject): JsonObject {
   if (schema['$ref'] !== undefined) return { anyOf: [schema, { type: 'null' }] };
   const out: JsonObject = { ...schema };
@@ -110,8 +115,10 @@ function propertySchema(cls: Constructor, property: string, rules: ValidationMet
   const where = `${cls.name}.${property}`;
   const isArray = rules.some((r) => r.name === 'isArray');
   let optional = false;
+  let nullableRequired = false;
   for (const rule of rules) {
     if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === 'isOptional') optional = true;
+    else if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === IS_NULLABLE) nullableRequired = true;
     else if (rule.type === ValidationTypes.NESTED_VALIDATION) merge(isArray ? items : self, components.ref(nestedClass(cls, property, isArray), closed), where);
     else if (rule.type === ValidationTypes.CUSTOM_VALIDATION && rule.name && FRAGMENTS[rule.name]) {
       merge(rule.each ? items : self, FRAGMENTS[rule.name](rule.constraints ?? []), where);
@@ -119,7 +126,7 @@ function propertySchema(cls: Constructor, property: string, rules: ValidationMet
   }
   if (Object.keys(items).length > 0) self['items'] = ordered(items);
   const schema = ordered(self);
-  return { schema: optional ? nullable(schema) : schema, optional };
+  return { schema: optional || nullableRequired ? nullable(schema) : schema, optional };
 }
 
 /** The JSON Schema of what class-validator accepts for `cls`, read from its decorators. */

@@ -78,7 +78,9 @@ export const TOPIC_ROLES: Readonly<Record<TopicName, TopicRole>> = {
     consumers: [{ service: 'retry-scheduler' }, { service: 'manifest-api' }, { service: 'payload-builder' }],
     audience: 'public',
     summary:
-      'The outcome of every single HTTP attempt to a receiver. Public: any system may read it with a consumer group of its own.',
+      'The outcome of every HTTP attempt the dispatcher makes to deliver a result to its receiver. Send test (POST ' +
+      '/api/goals/{goalId}/send-test) is a synchronous check answered in the HTTP response and is not on this topic. ' +
+      'Public: any system may read it with a consumer group of its own.',
   },
 };
 
@@ -94,5 +96,5 @@ export const EVENT_SUMMARIES: Readonly<Record<string, string>> = {
   'capability.reported': 'A receiver (or plugin) reported what it can render; emitted on every report.',
   'delivery.requested': 'Frozen payload bytes of one (result, revision) and why they are sent.',
   'delivery.retry-due': 'A durable retry timer fired: the dispatcher makes attempt `attempt` of the delivery.',
-  'delivery.attempted': 'One attempt to deliver a revision to its receiver, and its outcome.',
+  'delivery.attempted': 'One attempt to deliver a revision to its receiver, and its outcome (never a Send test).',
 };

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsDateString, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, IsUUID, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import { IsUtcTimestamp } from '../formats/format.decorators';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
 
@@ -22,7 +23,7 @@ export class CapabilityReportedPayload {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ReportedRequiredField)
   requiredFields?: ReportedRequiredField[];
   /** When the report arrived at manifest-api (ISO 8601). */
-  @IsDateString({ strict: true }) reportedAt!: string;
+  @IsUtcTimestamp() reportedAt!: string;
 }
 
 export const CapabilityReported = defineEvent({

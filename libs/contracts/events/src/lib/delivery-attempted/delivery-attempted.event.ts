@@ -1,6 +1,7 @@
 import {
-  IsBoolean, IsDateString, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, MinLength,
+  IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, MinLength,
 } from 'class-validator';
+import { IsNullable, IsUtcTimestamp } from '../formats/format.decorators';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
 
@@ -12,21 +13,25 @@ export class DeliveryAttemptedPayload {
   @IsUUID() deliveryId!: string;
   @IsString() @MinLength(1) resultId!: string;
   @IsUUID() goalId!: string;
+  /** The goal's workspace, so a consumer can scope by workspace without reading goal.changed; null only while unknown. */
+  @IsNullable() @IsUUID() workspaceId!: string | null;
   @IsInt() @Min(1) revision!: number;
+  /** Series of attempts of this delivery: 1 for the automatic one, +1 for each manual retry. */
+  @IsInt() @Min(1) series!: number;
   @IsInt() @Min(1) @Max(3) attempt!: number;
   @IsString() targetHost!: string;
-  @IsOptional() @IsInt() status!: number | null;
+  @IsNullable() @IsInt() status!: number | null;
   @IsInt() @Min(0) durationMs!: number;
   @IsIn(ATTEMPT_OUTCOMES) outcome!: AttemptOutcome;
-  @IsOptional() @IsString() errorClass!: string | null;
-  @IsOptional() @IsString() errorMessage!: string | null;
-  @IsDateString({ strict: true }) attemptedAt!: string;
+  @IsNullable() @IsString() errorClass!: string | null;
+  @IsNullable() @IsString() errorMessage!: string | null;
+  @IsUtcTimestamp() attemptedAt!: string;
   /** When the attempt ended; the retry delay counts from here. Optional only so events written before it still parse. */
-  @IsOptional() @IsDateString({ strict: true }) endedAt?: string;
+  @IsOptional() @IsUtcTimestamp() endedAt?: string;
   /** When the next attempt is due; null when this attempt ended the delivery. */
-  @IsOptional() @IsDateString({ strict: true }) nextAttemptAt!: string | null;
+  @IsNullable() @IsUtcTimestamp() nextAttemptAt!: string | null;
   /** The revision a 409 answer reported (§4.1); null otherwise. */
-  @IsOptional() @IsInt() conflictRevision!: number | null;
+  @IsNullable() @IsInt() conflictRevision!: number | null;
   /** True when no further automatic attempt follows (delivered, failed, permanent, conflict). */
   @IsBoolean() final!: boolean;
 }

@@ -1,4 +1,5 @@
-import { IsDateString, IsInt, IsString, IsUUID, Max, Min, MinLength } from 'class-validator';
+import { IsInt, IsString, IsUUID, Max, Min, MinLength } from 'class-validator';
+import { IsUtcTimestamp } from '../formats/format.decorators';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
 
@@ -7,7 +8,7 @@ export class DeliveryRetryDuePayload {
   @IsUUID() deliveryId!: string;
   @IsString() @MinLength(1) resultId!: string;
   @IsInt() @Min(2) @Max(3) attempt!: number;
-  @IsDateString({ strict: true }) dueAt!: string;
+  @IsUtcTimestamp() dueAt!: string;
 }
 
 export const DeliveryRetryDue = defineEvent({

@@ -1,5 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isEmail, isISO8601, isUUID } from 'class-validator';
+import { isUUID } from 'class-validator';
+import { isAsciiEmail, isRfc3339DateTime } from '../formats/formats';
 import { classSchema, SchemaComponents } from '../asyncapi/json-schema';
 import type { EventDefinition } from './event-definition';
 import { EventEnvelope } from './event-envelope';
@@ -7,13 +8,12 @@ import { EventEnvelope } from './event-envelope';
 /**
  * The event classes' rules as JSON Schema (the generator the AsyncAPI document uses), compiled once per class:
  * consuming a message checks it without building and walking class-validator instances. The formats are
- * class-validator's own functions, so a value passes here exactly when it passes the decorator.
+ * the decorators' own functions (formats/formats.ts), so a value passes here exactly when it passes the decorator.
  */
 const ajv = new Ajv({ allErrors: false, strict: false });
 ajv.addFormat('uuid', (s: string) => isUUID(s));
-// Every @IsDateString of the events is `{ strict: true }` (an unchecked option would make this stricter, never laxer).
-ajv.addFormat('date-time', (s: string) => isISO8601(s, { strict: true }));
-ajv.addFormat('email', (s: string) => isEmail(s));
+ajv.addFormat('date-time', (s: string) => isRfc3339DateTime(s));
+ajv.addFormat('email', (s: string) => isAsciiEmail(s));
 
 function compile(cls: new () => object, closed: boolean): ValidateFunction {
   const components = new SchemaComponents();

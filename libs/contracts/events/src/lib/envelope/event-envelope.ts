@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { IsDateString, IsInt, IsObject, IsOptional, IsString, IsUUID, Min, MinLength } from 'class-validator';
+import { IsInt, IsObject, IsOptional, IsString, IsUUID, Min, MinLength } from 'class-validator';
+import { IsUtcTimestamp } from '../formats/format.decorators';
 
 /** The wrapper of every event on every topic (domain-driven-hexagon's domain event base). */
 export class EventEnvelope<T extends object = object> {
@@ -14,7 +15,7 @@ export class EventEnvelope<T extends object = object> {
   @Min(1)
   schemaVersion!: number;
 
-  @IsDateString({ strict: true })
+  @IsUtcTimestamp()
   occurredAt!: string;
 
   /** The id of the request or result that started the chain; the same on every event it caused. */

@@ -1,4 +1,5 @@
-import { IsBoolean, IsEmail, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Min } from 'class-validator';
+import { IsAsciiEmail } from '../formats/format.decorators';
 import { defineEvent } from '../envelope/event-definition';
 import { TOPICS } from '../topics';
 
@@ -26,7 +27,7 @@ export class GoalChangedPayload {
   @IsOptional() @IsIn(PUBLISH_POLICIES) publishPolicy!: PublishPolicy | null;
   @IsObject() fieldDefaults!: Record<string, unknown>;
   /** Where the weekly contract notice goes (notifier); optional so older producers stay valid. */
-  @IsOptional() @IsEmail() ownerEmail?: string | null;
+  @IsOptional() @IsAsciiEmail() ownerEmail?: string | null;
 }
 
 export const GoalChanged = defineEvent({
