@@ -1,6 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../http/id.pipe';
+import { mapPage, PageOf, PageQuery, type Page } from '../http/pagination';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
 import { AdminAuth } from './auth.decorators';
 import { CreateNamedDto } from './dto/create-named.dto';
@@ -23,10 +24,20 @@ export class WorkspacesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List workspaces (admin token)' })
-  @ApiOkResponse({ type: [WorkspaceView] })
-  async list(): Promise<WorkspaceView[]> {
-    return (await this.workspaces.list()).map(WorkspaceView.of);
+  @ApiOperation({ summary: 'List workspaces (admin token), oldest first, a page at a time' })
+  @ApiOkResponse({ type: PageOf(WorkspaceView) })
+  @ApiProblems(400)
+  async list(@Query() query: PageQuery): Promise<Page<WorkspaceView>> {
+    return mapPage(await this.workspaces.list(query), WorkspaceView.of);
+  }
+
+  @Delete(':workspaceId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a workspace without goals (admin token): it disappears from every read and all its API tokens are revoked' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiProblems(404, 409)
+  async remove(@Param('workspaceId', new IdPipe('The workspace')) workspaceId: string): Promise<void> {
+    this.tokens.forget(await this.workspaces.remove(workspaceId));
   }
 
   @Post(':workspaceId/tokens')
@@ -42,11 +53,11 @@ export class WorkspacesController {
   }
 
   @Get(':workspaceId/tokens')
-  @ApiOperation({ summary: 'List the API tokens of the workspace (never the tokens themselves)' })
-  @ApiOkResponse({ type: [ApiTokenView] })
-  @ApiProblems(404)
-  async listTokens(@Param('workspaceId', new IdPipe('The workspace')) workspaceId: string): Promise<ApiTokenView[]> {
-    return (await this.tokens.list(workspaceId)).map(ApiTokenView.of);
+  @ApiOperation({ summary: 'List the API tokens of the workspace (never the tokens themselves), oldest first, a page at a time' })
+  @ApiOkResponse({ type: PageOf(ApiTokenView) })
+  @ApiProblems(400, 404)
+  async listTokens(@Param('workspaceId', new IdPipe('The workspace')) workspaceId: string, @Query() query: PageQuery): Promise<Page<ApiTokenView>> {
+    return mapPage(await this.tokens.list(workspaceId, query), ApiTokenView.of);
   }
 
   @Delete(':workspaceId/tokens/:tokenId')

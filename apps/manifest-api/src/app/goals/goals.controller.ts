@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { IdPipe } from '../http/id.pipe';
+import { mapPage, PageOf, PageQuery, type Page } from '../http/pagination';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
 import { CreateGoalDto } from './dto/create-goal.dto';
 import { SetSecretDto } from './dto/set-secret.dto';
@@ -27,10 +28,11 @@ export class GoalsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the goals of the workspace' })
-  @ApiOkResponse({ type: [GoalView] })
-  async list(@WorkspaceId() workspaceId: string): Promise<GoalView[]> {
-    return (await this.goals.list(workspaceId)).map(GoalView.of);
+  @ApiOperation({ summary: 'List the goals of the workspace, oldest first, a page at a time' })
+  @ApiOkResponse({ type: PageOf(GoalView) })
+  @ApiProblems(400)
+  async list(@WorkspaceId() workspaceId: string, @Query() query: PageQuery): Promise<Page<GoalView>> {
+    return mapPage(await this.goals.list(workspaceId, query), GoalView.of);
   }
 
   @Get(':goalId')
