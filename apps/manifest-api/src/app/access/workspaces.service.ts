@@ -5,7 +5,6 @@ import { GoalEntity } from '../goals/goal.entity';
 import { UUID_PATTERN } from '../http/id.pipe';
 import { keysetPage, type Page, type PageQuery } from '../http/pagination';
 import { problems } from '../http/problem';
-import { ApiTokenEntity } from './api-token.entity';
 import { WorkspaceEntity } from './workspace.entity';
 
 @Injectable()

@@ -6,6 +6,7 @@ import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { ProblemException } from './problem';
 
 export const PAGE_LIMIT = { min: 1, max: 100, default: 50 } as const;
+const CURSOR_EXAMPLE = 'WyIyMDI2LTExLTIxVDEwOjAwOjAwLjAwMFoiLCI1YjBmM2MxZS04ZDJhLTRjNmUtOWYxYS0yYjdkNGU2YThjMTAiXQ';
 
 /** `?limit&cursor` of every list: at most `limit` items after the position `cursor` names. */
 export class PageQuery {
@@ -13,7 +14,7 @@ export class PageQuery {
   @IsOptional() @Type(() => Number) @IsInt() @Min(PAGE_LIMIT.min) @Max(PAGE_LIMIT.max)
   limit?: number;
 
-  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page; absent for the first page. Opaque.', example: 'WyIyMDI2LTExLTIxVDEwOjAwOjAwLjAwMFoiLCJyZXNfNGYxYyJd' })
+  @ApiPropertyOptional({ description: 'The `nextCursor` of the previous page; absent for the first page. Opaque.', example: CURSOR_EXAMPLE })
   @IsOptional() @IsString() @MaxLength(512)
   cursor?: string;
 }
@@ -28,7 +29,7 @@ export interface Page<T> {
 export function PageOf<T>(item: ClassType<T>): ClassType<Page<T>> {
   class PageView implements Page<T> {
     @ApiProperty({ type: [item] }) data!: T[];
-    @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
+    @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last page', example: CURSOR_EXAMPLE })
     nextCursor!: string | null;
   }
   Object.defineProperty(PageView, 'name', { value: `${item.name.replace(/View$/, '')}Page` });

@@ -21,7 +21,7 @@ export class ResultsController {
   constructor(private readonly results: ResultsService, private readonly store: ResultStore, private readonly goals: GoalStore) {}
 
   @Post('goals/:goalId/results')
-  @ApiOperation({ summary: 'Hand a result to the goal: revision 1, workflowExecution = result id; emits result.revised' })
+  @ApiOperation({ summary: 'Hand a result to the goal: revision 1, workflowExecution = result id; emits result.revised', description: 'Revision 1 of a new result; its workflowExecution is the result id. Writes result.revised, and the result goes on through approval and delivery. Send an Idempotency-Key to retry safely: within 24 h the same key and body answer with the first result (201, Idempotent-Replayed: true).' })
   @ApiHeader({
     name: IDEMPOTENCY_HEADER, required: false,
     description: 'Makes retrying safe: within 24 h the same key with the same body answers with the result it created first '
@@ -46,7 +46,7 @@ export class ResultsController {
   }
 
   @Get('goals/:goalId/results')
-  @ApiOperation({ summary: 'List the results of a goal, newest first, a page at a time' })
+  @ApiOperation({ summary: 'List the results of a goal, newest first, a page at a time', description: 'Summaries (no content, no attempts) of the goal\'s results, newest first. Pages of `limit` (1–100, default 50); follow `nextCursor` until it is null. Results handed over while you page never repeat or shift the pages.' })
   @ApiOkResponse({ type: PageOf(ResultSummaryView) })
   @ApiProblems(400, 404)
   async list(
@@ -59,7 +59,7 @@ export class ResultsController {
   }
 
   @Get('results/:resultId')
-  @ApiOperation({ summary: 'Read a result: content, field values, delivery state and every attempt' })
+  @ApiOperation({ summary: 'Read a result: content, field values, delivery state and every attempt', description: 'The current revision\'s content, the per-result field values, the delivery state and every attempt so far.' })
   @ApiOkResponse({ type: ResultView })
   @ApiProblems(404)
   async get(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string): Promise<ResultView> {
@@ -68,7 +68,7 @@ export class ResultsController {
   }
 
   @Get('results/:resultId/attempts')
-  @ApiOperation({ summary: 'The delivery attempts of a result, oldest first, a page at a time' })
+  @ApiOperation({ summary: 'The delivery attempts of a result, oldest first, a page at a time', description: 'Every delivery attempt of every revision, oldest first, paged like every list. The same attempts as in GET /api/results/{id}, for results with a long history.' })
   @ApiOkResponse({ type: PageOf(AttemptView) })
   @ApiProblems(400, 404)
   async attempts(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string, @Query() query: PageQuery): Promise<Page<AttemptView>> {
@@ -77,7 +77,7 @@ export class ResultsController {
   }
 
   @Get('results/:resultId/revisions')
-  @ApiOperation({ summary: 'The revision history of a result, oldest first: execution, parent, text-only change, new articles, title' })
+  @ApiOperation({ summary: 'The revision history of a result, oldest first: execution, parent, text-only change, new articles, title', description: 'Every revision the result had, oldest first, including re-sends after a receiver answered 409 (`resendOf`).' })
   @ApiOkResponse({ type: [RevisionView] })
   @ApiProblems(404)
   async revisions(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string): Promise<RevisionView[]> {
@@ -89,6 +89,7 @@ export class ResultsController {
   @ApiOperation({
     summary: 'Change the content: a text change, or with newArticles a new cluster version (§6). '
       + 'A new revision with a new workflowExecution and a result.revised event; the same content again changes nothing.',
+    description: 'Without newArticles a text change; with them a new cluster version whose parentExecution is the previous execution (spec §6). The same content again changes nothing.',
   })
   @ApiOkResponse({ type: ResultView })
   @ApiProblems(404, 422, ...BODY_PROBLEMS)
