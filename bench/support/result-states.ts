@@ -35,12 +35,17 @@ export interface StateCount {
   other: Record<string, number>;
 }
 
+interface ResultPage {
+  data: ResultRead[];
+  nextCursor: string | null;
+}
+
 /** Every result of the goals, paged through `GET /goals/{id}/results` by its cursor (state, no content). */
 export async function listResults(api: ApiClient, goalIds: readonly string[]): Promise<ResultRead[]> {
   const all: ResultRead[] = [];
   for (const goalId of goalIds) {
     for (let cursor: string | null = ''; cursor !== null;) {
-      const page = await api.call<{ data: ResultRead[]; nextCursor: string | null }>('GET', `/goals/${goalId}/results?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: ResultPage = await api.call<ResultPage>('GET', `/goals/${goalId}/results?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       all.push(...page.data);
       cursor = page.nextCursor;
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
-import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
 import { problems } from '../http/problem';
 import { canonicalJson } from '../util/canonical-json';
@@ -21,8 +21,10 @@ export function parseIdempotencyKey(value: string | undefined): string | undefin
 }
 
 /** The request's Idempotency-Key, checked (400 problem when malformed), or undefined without one. */
-export const IdempotencyKey = createParamDecorator((_data: unknown, ctx: ExecutionContext): string | undefined =>
-  parseIdempotencyKey(ctx.switchToHttp().getRequest<Request>().header(IDEMPOTENCY_HEADER)));
+export const IdempotencyKey = createParamDecorator((_data: unknown, ctx: ExecutionContext): string | undefined => {
+  const value = ctx.switchToHttp().getRequest<IncomingMessage>().headers[IDEMPOTENCY_HEADER.toLowerCase()];
+  return parseIdempotencyKey(Array.isArray(value) ? value.join(', ') : value);
+});
 
 /** What "the same request" means: the body as sent, key order and absent keys aside. */
 export const requestFingerprint = (body: unknown): string => createHash('sha256').update(canonicalJson(body)).digest('hex');

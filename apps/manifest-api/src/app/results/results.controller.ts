@@ -1,6 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { GoalStore } from '../goals/goal-store.service';
 import { IdPipe } from '../http/id.pipe';
@@ -37,7 +37,7 @@ export class ResultsController {
     @Param('goalId', new IdPipe('The goal')) goalId: string,
     @IdempotencyKey() idempotencyKey: string | undefined,
     @Body() body: ResultContentDto,
-    @Res({ passthrough: true }) res: Response,
+    @Res({ passthrough: true }) res: ServerResponse,
   ): Promise<ResultView> {
     const { result, replayed } = await this.results.intake(workspaceId, goalId, body, idempotencyKey);
     if (!replayed) return ResultView.full(result, []);
