@@ -43,15 +43,16 @@ const withExample = (document: OpenAPIObject, media: MediaTypeObject): MediaType
 const withExamples = (document: OpenAPIObject, content: ContentObject): ContentObject =>
   Object.fromEntries(Object.entries(content).map(([type, media]) => [type, withExample(document, media)]));
 
-/** Gives every request body and response that has a schema but no example one built from the schema. */
+/** Gives every request body and success answer that has a schema but no example one built from the schema. */
 export function addExamples(document: OpenAPIObject): OpenAPIObject {
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path) as OperationObject[]) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
       const body = operation.requestBody;
       if (body && 'content' in body) body.content = withExamples(document, body.content);
-      for (const response of Object.values(operation.responses) as (ResponseObject | ReferenceObject)[]) {
-        if ('content' in response && response.content) response.content = withExamples(document, response.content);
+      // Problem answers share ProblemDto, whose properties carry examples; one example there would show the wrong status.
+      for (const [status, response] of Object.entries(operation.responses) as [string, ResponseObject | ReferenceObject][]) {
+        if (status.startsWith('2') && 'content' in response && response.content) response.content = withExamples(document, response.content);
       }
     }
   }
