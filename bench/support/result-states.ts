@@ -35,14 +35,19 @@ export interface StateCount {
   other: Record<string, number>;
 }
 
-/** Every result of the goals, paged through `GET /goals/{id}/results` (state, no content). */
+interface ResultPage {
+  data: ResultRead[];
+  nextCursor: string | null;
+}
+
+/** Every result of the goals, paged through `GET /goals/{id}/results` by its cursor (state, no content). */
 export async function listResults(api: ApiClient, goalIds: readonly string[]): Promise<ResultRead[]> {
   const all: ResultRead[] = [];
   for (const goalId of goalIds) {
-    for (let offset = 0; ; offset += 100) {
-      const page = await api.call<ResultRead[]>('GET', `/goals/${goalId}/results?limit=100&offset=${offset}`);
-      all.push(...page);
-      if (page.length < 100) break;
+    for (let cursor: string | null = ''; cursor !== null;) {
+      const page: ResultPage = await api.call<ResultPage>('GET', `/goals/${goalId}/results?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+      all.push(...page.data);
+      cursor = page.nextCursor;
     }
   }
   return all;

@@ -3,14 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '@owd/testing';
-import { createWorkspace, startTestApp, type HttpAnswer, type TestApp } from './support/test-app';
-
-function expectProblem(res: HttpAnswer, status: number, slug: string): void {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({ type: `https://owd.dev/problems/${slug}`, title: expect.any(String), status, detail: expect.any(String) });
-  expect(res.text).not.toMatch(/stack|at \w+ \(/);
-}
+import { createWorkspace, expectProblem, startTestApp, type TestApp } from './support/test-app';
 
 const RATE_LIMIT = 100;
 
@@ -53,10 +46,10 @@ describe('manifest-api access and error handling', () => {
 
     const list = await t.request('GET', `/api/workspaces/${workspaceId}/tokens`, { token: t.adminToken });
     expect(list.status).toBe(200);
-    expect(list.body).toEqual([{
+    expect(list.body).toEqual({ data: [{
       id: tokenId, workspaceId, name: 'ci', prefix: token.slice(0, 12), createdAt: expect.any(String),
       lastUsedAt: expect.any(String), revokedAt: null,
-    }]);
+    }], nextCursor: null });
     expect(list.text).not.toContain(token);
 
     const rows: Record<string, unknown>[] = await t.app.get(DataSource).query(`SELECT * FROM manifest_api.api_tokens WHERE id = $1`, [tokenId]);
@@ -80,8 +73,47 @@ describe('manifest-api access and error handling', () => {
     expectProblem(await t.request('GET', `/api/goals/${goal.body.id}`, { token: b.token }), 404, 'not-found');
     expectProblem(await t.request('PATCH', `/api/goals/${goal.body.id}`, { token: b.token, body: { name: 'stolen' } }), 404, 'not-found');
     expectProblem(await t.request('DELETE', `/api/goals/${goal.body.id}`, { token: b.token }), 404, 'not-found');
-    expect((await t.request('GET', '/api/goals', { token: b.token })).body).toEqual([]);
+    expect((await t.request('GET', '/api/goals', { token: b.token })).body).toEqual({ data: [], nextCursor: null });
     expectProblem(await t.request('GET', '/api/goals/not-a-uuid', { token: a.token }), 404, 'not-found');
+  });
+
+  describe('DELETE /api/workspaces/{id}', () => {
+    it('refuses with 409 workspace-not-empty while the workspace has goals, and changes nothing', async () => {
+      const { workspaceId, token } = await createWorkspace(t, 'Busy');
+      await t.request('POST', '/api/goals', { token, body: { name: 'Kept', sourceLang: 'en' } });
+      const refused = await t.request('DELETE', `/api/workspaces/${workspaceId}`, { token: t.adminToken });
+      expectProblem(refused, 409, 'workspace-not-empty');
+      expect(refused.body.goals).toBe(1);
+      expect((await t.request('GET', '/api/goals', { token })).status).toBe(200);
+    });
+
+    it('deletes a workspace whose goals are deleted: hidden from the list, its tokens revoked (401), then 404', async () => {
+      const { workspaceId, token } = await createWorkspace(t, 'Test workspace');
+      const goal = await t.request('POST', '/api/goals', { token, body: { name: 'Trial', sourceLang: 'en' } });
+      expect((await t.request('DELETE', `/api/goals/${goal.body.id}`, { token })).status).toBe(204);
+
+      const deleted = await t.request('DELETE', `/api/workspaces/${workspaceId}`, { token: t.adminToken });
+      expect(deleted.status).toBe(204);
+      expectProblem(await t.request('GET', '/api/goals', { token }), 401, 'unauthorized');
+      const listed: { id: string }[] = [];
+      for (let cursor = ''; ;) {
+        const page = await t.request('GET', `/api/workspaces?limit=100${cursor && `&cursor=${cursor}`}`, { token: t.adminToken });
+        listed.push(...page.body.data);
+        if (!page.body.nextCursor) break;
+        cursor = page.body.nextCursor;
+      }
+      expect(listed.map((w) => w.id)).not.toContain(workspaceId);
+      expectProblem(await t.request('DELETE', `/api/workspaces/${workspaceId}`, { token: t.adminToken }), 404, 'not-found');
+      expectProblem(await t.request('GET', `/api/workspaces/${workspaceId}/tokens`, { token: t.adminToken }), 404, 'not-found');
+      expectProblem(await t.request('POST', `/api/workspaces/${workspaceId}/tokens`, { token: t.adminToken, body: { name: 'again' } }), 404, 'not-found');
+    });
+
+    it('is for the admin token only (403) and answers an unknown or malformed id with 404', async () => {
+      const { workspaceId, token } = await createWorkspace(t, 'Mine');
+      expectProblem(await t.request('DELETE', `/api/workspaces/${workspaceId}`, { token }), 403, 'forbidden');
+      expectProblem(await t.request('DELETE', '/api/workspaces/00000000-0000-4000-8000-000000000000', { token: t.adminToken }), 404, 'not-found');
+      expectProblem(await t.request('DELETE', '/api/workspaces/not-a-uuid', { token: t.adminToken }), 404, 'not-found');
+    });
   });
 
   describe('request bodies', () => {

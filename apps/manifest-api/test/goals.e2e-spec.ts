@@ -58,7 +58,7 @@ describe('manifest-api goals', () => {
   it('reads, lists, changes and deletes a goal, each change a new goal.changed version', async () => {
     const created = (await t.request('POST', '/api/goals', { token, body: { name: 'Sport', sourceLang: 'en' } })).body;
     expect((await t.request('GET', `/api/goals/${created.id}`, { token })).body).toEqual(created);
-    expect((await t.request('GET', '/api/goals', { token })).body.map((g: { id: string }) => g.id)).toContain(created.id);
+    expect((await t.request('GET', '/api/goals', { token })).body.data.map((g: { id: string }) => g.id)).toContain(created.id);
 
     const patched = await t.request('PATCH', `/api/goals/${created.id}`, {
       token, body: { name: 'Sport desk', secondLanguageEnabled: true, secondLanguage: 'uk', recipientUrl: PUBLIC_URL, deliveryMode: 'production' },

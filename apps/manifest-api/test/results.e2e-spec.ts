@@ -106,7 +106,7 @@ describe('manifest-api results', () => {
     expect((await t.request('POST', `/api/goals/${goalId}/results`, { token: other.token, body: articleContent() })).status).toBe(404);
     expect((await t.request('GET', `/api/goals/${goalId}/results`, { token: other.token })).status).toBe(404);
     const list = await t.request('GET', `/api/goals/${goalId}/results?limit=100`, { token });
-    expect(list.body.map((r: { id: string }) => r.id)).toContain(result.id);
+    expect(list.body.data.map((r: { id: string }) => r.id)).toContain(result.id);
   });
 
   it('projects readiness and delivery events into the result state and attempt history; retry only after a failure', async () => {

@@ -97,6 +97,12 @@ export type ResultState =
   | 'received' | 'needs_approval' | 'awaiting_approval' | 'queued' | 'rejected'
   | 'delivering' | 'retry_scheduled' | 'retry_requested' | 'delivered' | 'failed';
 
+/** One page of a list (`GET /goals`, `GET /goals/{id}/results`, …): `nextCursor` is null on the last page. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
 export interface ResultSummary {
   id: string;
   goalId: string;

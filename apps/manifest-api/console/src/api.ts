@@ -1,5 +1,5 @@
 import type {
-  FieldValue, Goal, GoalContract, GoalPatch, NewGoal, Problem, Result, ResultSummary, Revision, SecretState, SendTestReport, Session,
+  FieldValue, Goal, GoalContract, GoalPatch, NewGoal, Page, Problem, Result, ResultSummary, Revision, SecretState, SendTestReport, Session,
 } from './api-types';
 
 /** An API answer that was not a success, with its problem document (RFC 9457) when it carried one. */
@@ -37,7 +37,16 @@ export class Api {
 
   me = () => this.call<Session>('GET', '/me');
 
-  goals = () => this.call<Goal[]>('GET', '/goals');
+  /** Every goal of the workspace (a workspace has few), page after page. */
+  goals = async (): Promise<Goal[]> => {
+    const goals: Goal[] = [];
+    for (let cursor: string | null = ''; cursor !== null;) {
+      const page: Page<Goal> = await this.call<Page<Goal>>('GET', `/goals?limit=100${cursor ? `&cursor=${segment(cursor)}` : ''}`);
+      goals.push(...page.data);
+      cursor = page.nextCursor;
+    }
+    return goals;
+  };
   goal = (goalId: string) => this.call<Goal>('GET', `/goals/${segment(goalId)}`);
   createGoal = (goal: NewGoal) => this.call<Goal>('POST', '/goals', goal);
   updateGoal = (goalId: string, patch: GoalPatch) => this.call<Goal>('PATCH', `/goals/${segment(goalId)}`, patch);
@@ -46,7 +55,9 @@ export class Api {
   sendTest = (goalId: string, url?: string) => this.call<SendTestReport>('POST', `/goals/${segment(goalId)}/send-test`, url === undefined ? {} : { url });
   contract = (goalId: string) => this.call<GoalContract>('GET', `/goals/${segment(goalId)}/contract`);
 
-  results = (goalId: string, limit = 50) => this.call<ResultSummary[]>('GET', `/goals/${segment(goalId)}/results?limit=${limit}`);
+  /** The newest `limit` results of the goal (the first page). */
+  results = async (goalId: string, limit = 50): Promise<ResultSummary[]> =>
+    (await this.call<Page<ResultSummary>>('GET', `/goals/${segment(goalId)}/results?limit=${limit}`)).data;
   result = (resultId: string) => this.call<Result>('GET', `/results/${segment(resultId)}`);
   revisions = (resultId: string) => this.call<Revision[]>('GET', `/results/${segment(resultId)}/revisions`);
   approve = (resultId: string) => this.call<Result>('POST', `/results/${segment(resultId)}/approve`, {});

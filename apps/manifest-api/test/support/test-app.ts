@@ -98,3 +98,11 @@ export async function createWorkspace(t: Pick<TestApp, 'request' | 'adminToken'>
   if (tok.status !== 201) throw new Error(`token: ${tok.status} ${tok.text}`);
   return { workspaceId: ws.body.id, token: tok.body.token, tokenId: tok.body.id };
 }
+
+/** The answer is an RFC 9457 problem of this status and type, without a stack trace. */
+export function expectProblem(res: HttpAnswer, status: number, slug: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ type: `https://owd.dev/problems/${slug}`, title: expect.any(String), status, detail: expect.any(String) });
+  expect(res.text).not.toMatch(/stack|at \w+ \(/);
+}

@@ -12,7 +12,7 @@ export class SessionController {
   constructor(private readonly workspaces: WorkspacesService, private readonly tokens: TokensService) {}
 
   @Get()
-  @ApiOperation({ summary: 'The calling API token and its workspace (a sign-in check; the token value is never returned)' })
+  @ApiOperation({ summary: 'The calling API token and its workspace (a sign-in check; the token value is never returned)', description: 'What the console shows after sign-in: the calling API token (name, prefix, times) and its workspace. Useful to check that a token works.' })
   @ApiOkResponse({ type: SessionView })
   async me(@WorkspaceId() workspaceId: string, @TokenId() tokenId: string): Promise<SessionView> {
     const [workspace, token] = await Promise.all([this.workspaces.get(workspaceId), this.tokens.get(workspaceId, tokenId)]);

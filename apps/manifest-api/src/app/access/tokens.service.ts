@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, IsNull } from 'typeorm';
+import { UUID_PATTERN } from '../http/id.pipe';
+import { keysetPage, type Page, type PageQuery } from '../http/pagination';
 import { problems } from '../http/problem';
 import { CLOCK, type Clock } from '../util/clock';
 import { ApiTokenEntity } from './api-token.entity';
@@ -35,9 +37,11 @@ export class TokensService {
     return { entity, token };
   }
 
-  async list(workspaceId: string): Promise<ApiTokenEntity[]> {
+  /** Oldest first. */
+  async list(workspaceId: string, page: PageQuery): Promise<Page<ApiTokenEntity>> {
     await this.requireWorkspace(workspaceId);
-    return this.dataSource.getRepository(ApiTokenEntity).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const query = this.dataSource.getRepository(ApiTokenEntity).createQueryBuilder('t').where('t.workspace_id = :workspaceId', { workspaceId });
+    return keysetPage(query, { time: 't.created_at', id: 't.id', idPattern: UUID_PATTERN, order: 'ASC', keyOf: (t) => [t.createdAt, t.id] }, page);
   }
 
   async get(workspaceId: string, tokenId: string): Promise<ApiTokenEntity> {
@@ -48,11 +52,17 @@ export class TokensService {
 
   /** Idempotent: revoking a revoked token changes nothing. */
   async revoke(workspaceId: string, tokenId: string): Promise<void> {
+    await this.requireWorkspace(workspaceId);
     const repo = this.dataSource.getRepository(ApiTokenEntity);
     const found = await repo.findOneBy({ id: tokenId, workspaceId });
     if (!found) throw problems.notFound('The API token');
     await repo.update({ id: tokenId, revokedAt: IsNull() }, { revokedAt: new Date() });
     this.live.forget(tokenId);
+  }
+
+  /** Drops tokens revoked elsewhere (a deleted workspace) from this replica's cache at once. */
+  forget(tokenIds: readonly string[]): void {
+    for (const id of tokenIds) this.live.forget(id);
   }
 
   /** The live token behind `token`, or undefined for an unknown or revoked one. */
@@ -74,7 +84,7 @@ export class TokensService {
   }
 
   private async requireWorkspace(workspaceId: string): Promise<void> {
-    const exists = await this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: workspaceId });
+    const exists = await this.dataSource.getRepository(WorkspaceEntity).existsBy({ id: workspaceId, deletedAt: IsNull() });
     if (!exists) throw problems.notFound('The workspace');
   }
 }

@@ -7,4 +7,6 @@ export class WorkspaceEntity {
   @PrimaryColumn('uuid') id!: string;
   @Column('text') name!: string;
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
+  /** Set by DELETE /api/workspaces/{id}: hidden from every read, its tokens revoked. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true }) deletedAt!: Date | null;
 }

@@ -6,6 +6,7 @@ import type { GoalContractView } from '../contracts/contract.views';
 import type { CreateGoalDto } from '../goals/dto/create-goal.dto';
 import type { UpdateGoalDto } from '../goals/dto/update-goal.dto';
 import type { GoalView } from '../goals/goal.views';
+import type { Page } from '../http/pagination';
 import type { Problem } from '../http/problem';
 import type { AttemptView, ResultSummaryView, ResultView, RevisionView } from '../results/result.views';
 import type { SendTestReportView } from '../send-test/send-test.views';
@@ -16,6 +17,8 @@ type Conforms<Expected, Actual extends Expected> = Actual;
 export type ConsoleApiConformance = [
   Conforms<Console.Session, SessionView>,
   Conforms<Console.Goal, GoalView>,
+  Conforms<Console.Page<GoalView>, Page<GoalView>>,
+  Conforms<Console.Page<ResultSummaryView>, Page<ResultSummaryView>>,
   Conforms<Console.GoalContract, GoalContractView>,
   Conforms<Console.ResultSummary, ResultSummaryView>,
   Conforms<Console.Result, ResultView>,

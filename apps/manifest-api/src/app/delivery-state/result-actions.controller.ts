@@ -16,7 +16,7 @@ export class ResultActionsController {
 
   @Post('approve')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Approve the current revision for sending (result.approved); 409 when it is approved already or not approvable' })
+  @ApiOperation({ summary: 'Approve the current revision for sending (result.approved); 409 when it is approved already or not approvable', description: 'For results waiting for approval (moderation, or a required field filled by hand). Records the token name as approver and writes result.approved.' })
   @ApiOkResponse({ type: ResultView })
   @ApiProblems(404, 409)
   async approve(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string, @TokenName() tokenName?: string): Promise<ResultView> {
@@ -24,7 +24,7 @@ export class ResultActionsController {
   }
 
   @Put('fields')
-  @ApiOperation({ summary: 'Set the per-result receiver field values (result.fields-set); 422 names a value that does not fit' })
+  @ApiOperation({ summary: 'Set the per-result receiver field values (result.fields-set); 422 names a value that does not fit', description: 'Replaces the per-result receiver field values `{ values }`; null clears one. Checked against the goal\'s contract fields (422 names `values.<key>`). Writes result.fields-set.' })
   @ApiOkResponse({ type: ResultView })
   @ApiProblems(404, 422, ...BODY_PROBLEMS)
   async setFields(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string, @Body() body: SetFieldValuesDto): Promise<ResultView> {
@@ -33,7 +33,7 @@ export class ResultActionsController {
 
   @Post('retry')
   @HttpCode(202)
-  @ApiOperation({ summary: 'Retry a failed delivery by hand (delivery.retry-requested); 409 unless the delivery failed' })
+  @ApiOperation({ summary: 'Retry a failed delivery by hand (delivery.retry-requested); 409 unless the delivery failed', description: 'Only in state failed: the same content is sent again with the same X-SH-Delivery (202, delivery.retry-requested).' })
   @ApiAcceptedResponse({ type: ResultView })
   @ApiProblems(404, 409)
   async retry(@WorkspaceId() workspaceId: string, @resultIdParam() resultId: string): Promise<ResultView> {

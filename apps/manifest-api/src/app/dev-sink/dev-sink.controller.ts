@@ -3,7 +3,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { GoalStore } from '../goals/goal-store.service';
 import { IdPipe } from '../http/id.pipe';
-import { ApiProblems } from '../openapi/api-problems.decorator';
+import { ApiProblems, SERVER_PROBLEMS } from '../openapi/api-problems.decorator';
 import { DevSinkService } from './dev-sink.service';
 import { DevSinkReceiptView, DevSinkRequestView } from './dev-sink.views';
 import type { RawBodyRequest } from './raw-body.middleware';
@@ -24,10 +24,10 @@ export class DevSinkController {
 
   @Post('internal/dev-sink')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Development sink (DEV_SINK_ENABLED=true only): records headers and raw body of a delivery for the goal in X-SH-Goal' })
+  @ApiOperation({ summary: 'Development sink (DEV_SINK_ENABLED=true only): records headers and raw body of a delivery for the goal in X-SH-Goal', description: 'Point a Test-mode goal at /internal/dev-sink to see exactly what would be delivered. The raw body bytes are kept (signatures can be checked), Authorization is stored as [redacted], the newest 100 per goal are kept. 404 while disabled.' })
   @ApiHeader({ name: 'X-SH-Goal', required: true, description: 'The goal the request belongs to' })
   @ApiOkResponse({ type: DevSinkReceiptView })
-  @ApiProblems(400, 404, 413)
+  @ApiProblems(400, 404, 413, ...SERVER_PROBLEMS)
   async receive(@Req() req: RawBodyRequest): Promise<DevSinkReceiptView> {
     const header = req.headers['x-sh-goal'];
     const saved = await this.sink.record(Array.isArray(header) ? header[0] : header, req.method ?? 'POST', recordedHeaders(req), req.rawBody ?? Buffer.alloc(0));
@@ -36,7 +36,7 @@ export class DevSinkController {
 
   @Get('goals/:goalId/dev-sink')
   @WorkspaceAuth()
-  @ApiOperation({ summary: 'What the development sink received for this goal, newest first (DEV_SINK_ENABLED=true only)' })
+  @ApiOperation({ summary: 'What the development sink received for this goal, newest first (DEV_SINK_ENABLED=true only)', description: 'The requests the development sink recorded for the goal, newest first (at most 100), with the body as text and its SHA-256. 404 while the sink is disabled.' })
   @ApiOkResponse({ type: [DevSinkRequestView] })
   @ApiProblems(404)
   async list(@WorkspaceId() workspaceId: string, @Param('goalId', new IdPipe('The goal')) goalId: string): Promise<DevSinkRequestView[]> {

@@ -1,7 +1,8 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { IdPipe } from '../http/id.pipe';
+import { mapPage, PageOf, PageQuery, type Page } from '../http/pagination';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
 import { CreateGoalDto } from './dto/create-goal.dto';
 import { SetSecretDto } from './dto/set-secret.dto';
@@ -19,7 +20,7 @@ export class GoalsController {
   constructor(private readonly goals: GoalsService, private readonly secrets: GoalSecretService) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a goal (HTTP address channel); it starts in Test mode' })
+  @ApiOperation({ summary: 'Create a goal (HTTP address channel); it starts in Test mode', description: 'A goal delivers results to one receiver over the HTTP address channel. It starts in Test mode with Send immediately off; `recipientUrl` is checked against the address restriction (422 `address-refused`). Writes goal.changed.' })
   @ApiCreatedResponse({ type: GoalView })
   @ApiProblems(...BODY_PROBLEMS, 422)
   async create(@WorkspaceId() workspaceId: string, @Body() body: CreateGoalDto): Promise<GoalView> {
@@ -27,14 +28,15 @@ export class GoalsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the goals of the workspace' })
-  @ApiOkResponse({ type: [GoalView] })
-  async list(@WorkspaceId() workspaceId: string): Promise<GoalView[]> {
-    return (await this.goals.list(workspaceId)).map(GoalView.of);
+  @ApiOperation({ summary: 'List the goals of the workspace, oldest first, a page at a time', description: 'The live goals of the workspace, oldest first. Pages of `limit` (1–100, default 50); follow `nextCursor` until it is null.' })
+  @ApiOkResponse({ type: PageOf(GoalView) })
+  @ApiProblems(400)
+  async list(@WorkspaceId() workspaceId: string, @Query() query: PageQuery): Promise<Page<GoalView>> {
+    return mapPage(await this.goals.list(workspaceId, query), GoalView.of);
   }
 
   @Get(':goalId')
-  @ApiOperation({ summary: 'Read a goal' })
+  @ApiOperation({ summary: 'Read a goal', description: 'All settings of the goal; the secret only as `{ set, setAt }`, and whether a Send test verified the current URL and secret.' })
   @ApiOkResponse({ type: GoalView })
   @ApiProblems(404)
   async get(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<GoalView> {
@@ -42,7 +44,7 @@ export class GoalsController {
   }
 
   @Patch(':goalId')
-  @ApiOperation({ summary: 'Change goal settings; every change emits a goal.changed snapshot' })
+  @ApiOperation({ summary: 'Change goal settings; every change emits a goal.changed snapshot', description: 'Absent keys stay unchanged; null clears a nullable setting. Changing the URL or the secret clears the verification; switching Send immediately on needs a verified Send test (409 `not-verified`). Every real change writes a goal.changed snapshot.' })
   @ApiOkResponse({ type: GoalView })
   @ApiProblems(404, 409, 422, ...BODY_PROBLEMS)
   async update(@WorkspaceId() workspaceId: string, @goalId() id: string, @Body() body: UpdateGoalDto): Promise<GoalView> {
@@ -51,7 +53,7 @@ export class GoalsController {
 
   @Delete(':goalId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Delete a goal (goal.changed with deleted: true)' })
+  @ApiOperation({ summary: 'Delete a goal (goal.changed with deleted: true)', description: 'The goal is gone for the API at once and goal.changed with deleted: true tells the other services. Its results are no longer readable.' })
   @ApiNoContentResponse()
   @ApiProblems(404)
   async remove(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<void> {
@@ -59,7 +61,7 @@ export class GoalsController {
   }
 
   @Put(':goalId/secret')
-  @ApiOperation({ summary: 'Set or change the receiver secret (write-only; never shown again)' })
+  @ApiOperation({ summary: 'Set or change the receiver secret (write-only; never shown again)', description: '16–256 printable ASCII characters without spaces. Deliveries then carry it as Authorization: Bearer and an HMAC signature over the body. Stored sealed; never shown again. Clears the verification.' })
   @ApiOkResponse({ type: SecretStateView })
   @ApiProblems(404, ...BODY_PROBLEMS)
   async setSecret(@WorkspaceId() workspaceId: string, @goalId() id: string, @Body() body: SetSecretDto): Promise<SecretStateView> {
@@ -68,7 +70,7 @@ export class GoalsController {
 
   @Delete(':goalId/secret')
   @HttpCode(204)
-  @ApiOperation({ summary: 'Remove the receiver secret: deliveries then carry neither Authorization nor X-SH-Signature' })
+  @ApiOperation({ summary: 'Remove the receiver secret: deliveries then carry neither Authorization nor X-SH-Signature', description: 'Deliveries then carry neither Authorization nor X-SH-Signature. Clears the verification.' })
   @ApiNoContentResponse()
   @ApiProblems(404)
   async clearSecret(@WorkspaceId() workspaceId: string, @goalId() id: string): Promise<void> {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull, type EntityManager } from 'typeorm';
 import { ContractEntity } from '../contracts/contract.entity';
+import { UUID_PATTERN } from '../http/id.pipe';
+import { keysetPage, type Page, type PageQuery } from '../http/pagination';
 import { problems } from '../http/problem';
 import type { CreateGoalDto } from './dto/create-goal.dto';
 import type { UpdateGoalDto } from './dto/update-goal.dto';
@@ -33,8 +35,10 @@ export class GoalsService {
     return this.dataSource.transaction((m) => this.store.saveChange(m, goal, true));
   }
 
-  list(workspaceId: string): Promise<GoalEntity[]> {
-    return this.dataSource.getRepository(GoalEntity).find({ where: { workspaceId, deletedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
+  /** Oldest first. */
+  list(workspaceId: string, page: PageQuery): Promise<Page<GoalEntity>> {
+    const query = this.dataSource.getRepository(GoalEntity).createQueryBuilder('g').where('g.workspace_id = :workspaceId AND g.deleted_at IS NULL', { workspaceId });
+    return keysetPage(query, { time: 'g.created_at', id: 'g.id', idPattern: UUID_PATTERN, order: 'ASC', keyOf: (g) => [g.createdAt, g.id] }, page);
   }
 
   get(workspaceId: string, goalId: string): Promise<GoalEntity> {

@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { API_MODULES } from '../api-modules';
+import { addExamples } from './openapi-examples';
+import { typePathIds } from './openapi-path-ids';
 
 export const OPENAPI_JSON_PATH = 'api/docs-json';
 
@@ -16,13 +18,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       + 'results and their delivery state, and the receiver capability report. Errors are application/problem+json '
       + '(RFC 9457). Guide: docs/api.md.')
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'An API token of a workspace (owd_…)' }, 'apiToken')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'The bootstrap ADMIN_TOKEN' }, 'adminToken')
+    .addServer('http://127.0.0.1:3000', 'Local development (npm start)')
+    .addServer('https://{host}', 'A deployment', { host: { default: 'manifest-api.example.com', description: 'Where manifest-api is served' } })
+    .addBearerAuth({
+      type: 'http', scheme: 'bearer', bearerFormat: 'opaque',
+      description: 'An API token of a workspace: owd_ followed by 43 base64url characters (opaque, not a JWT; created by POST /api/workspaces/{id}/tokens)',
+    }, 'apiToken')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'opaque', description: 'The bootstrap ADMIN_TOKEN (configuration, at least 32 characters)' }, 'adminToken')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     include: API_MODULES,
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
+  typePathIds(document);
+  addExamples(document);
   return {
     ...document,
     paths: sortKeys(document.paths) ?? {},

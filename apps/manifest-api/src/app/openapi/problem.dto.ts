@@ -36,4 +36,7 @@ export class ProblemDto {
 
   @ApiPropertyOptional({ example: 'delivered', description: 'not-approvable / not-retryable: the current state of the result' })
   state?: string;
+
+  @ApiPropertyOptional({ example: 2, description: 'workspace-not-empty: how many goals the workspace still has' })
+  goals?: number;
 }

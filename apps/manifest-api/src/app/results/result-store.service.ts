@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { GoalEntity } from '../goals/goal.entity';
+import { keysetPage, type Page, type PageQuery } from '../http/pagination';
 import { problems } from '../http/problem';
 import { DeliveryAttemptEntity } from './delivery-attempt.entity';
 import { ResultRevisionEntity } from './result-revision.entity';
@@ -34,7 +35,15 @@ export class ResultStore {
     return this.dataSource.getRepository(ResultRevisionEntity).find({ where: { resultId }, order: { revision: 'ASC' } });
   }
 
-  listForGoal(goalId: string, limit: number, offset: number): Promise<ResultEntity[]> {
-    return this.dataSource.getRepository(ResultEntity).find({ where: { goalId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit, skip: offset });
+  /** Newest first. */
+  listForGoal(goalId: string, page: PageQuery): Promise<Page<ResultEntity>> {
+    const query = this.dataSource.getRepository(ResultEntity).createQueryBuilder('r').where('r.goal_id = :goalId', { goalId });
+    return keysetPage(query, { time: 'r.created_at', id: 'r.id', idPattern: RESULT_ID_PATTERN, order: 'DESC', keyOf: (r) => [r.createdAt, r.id] }, page);
+  }
+
+  /** Oldest first, like the attempts of `GET /results/{id}`. */
+  attemptPage(resultId: string, page: PageQuery): Promise<Page<DeliveryAttemptEntity>> {
+    const query = this.dataSource.getRepository(DeliveryAttemptEntity).createQueryBuilder('a').where('a.result_id = :resultId', { resultId });
+    return keysetPage(query, { time: 'a.attempted_at', id: 'a.id', idPattern: /^\d{1,18}$/, order: 'ASC', keyOf: (a) => [a.attemptedAt, a.id] }, page);
   }
 }

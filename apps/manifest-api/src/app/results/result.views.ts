@@ -56,7 +56,7 @@ export class ResultSummaryView {
   @ApiProperty({ example: 'res_4f1c…' }) id!: string;
   @ApiProperty({ format: 'uuid' }) goalId!: string;
   @ApiProperty({ description: 'The current revision, as the receiver gets it (a 409 re-send raises it)' }) revision!: number;
-  @ApiProperty({ description: 'Equals the result id for revision 1' }) workflowExecution!: string;
+  @ApiProperty({ example: 'res_4f1c…', description: 'Equals the result id for revision 1' }) workflowExecution!: string;
   @ApiProperty({ type: String, nullable: true }) parentExecution!: string | null;
   @ApiProperty({ type: String, nullable: true }) title!: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) fieldValues!: Record<string, FieldValue>;

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { AccessModule } from '../access/access.module';
 import { GoalsModule } from '../goals/goals.module';
+import { CLOCK, systemClock } from '../util/clock';
+import { IdempotencyPurge } from './idempotency-purge.service';
 import { ResultStore } from './result-store.service';
 import { ResultsController } from './results.controller';
 import { ResultsService } from './results.service';
@@ -9,7 +11,7 @@ import { ResultsService } from './results.service';
 @Module({
   imports: [AccessModule, GoalsModule],
   controllers: [ResultsController],
-  providers: [ResultsService, ResultStore],
+  providers: [ResultsService, ResultStore, IdempotencyPurge, { provide: CLOCK, useValue: systemClock }],
   exports: [ResultStore],
 })
 export class ResultsModule {}

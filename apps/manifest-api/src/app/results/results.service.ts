@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ResultRevised } from '@owd/events';
 import { Outbox } from '@owd/kafka';
@@ -12,6 +12,14 @@ import { contentRuleErrors, normalizeContent, revisionInput, type RevisionIds, t
 import { freshState } from './result-state';
 import { ResultStore } from './result-store.service';
 import { canonicalJson } from '../util/canonical-json';
+import { CLOCK, type Clock } from '../util/clock';
+import { claimIdempotencyKey, requestFingerprint } from './idempotency';
+
+/** A new result, or with a repeated Idempotency-Key the one the key was first sent with. */
+export interface Intake {
+  result: ResultEntity;
+  replayed: boolean;
+}
 
 const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 
@@ -23,22 +31,28 @@ export class ResultsService {
     private readonly outbox: Outbox,
     private readonly goals: GoalStore,
     private readonly store: ResultStore,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async intake(workspaceId: string, goalId: string, dto: ResultContentDto): Promise<ResultEntity> {
+  async intake(workspaceId: string, goalId: string, dto: ResultContentDto, idempotencyKey?: string): Promise<Intake> {
     const now = new Date();
     return this.dataSource.transaction(async (m) => {
       const goal = await this.goals.find(workspaceId, goalId, m);
+      const fingerprint = requestFingerprint(dto);
       const content = normalizeContent(dto, { sourceLang: goal.sourceLang, executedAt: now.toISOString() });
       assertContent(content, []);
       const id = newId('res');
+      if (idempotencyKey !== undefined) {
+        const first = await claimIdempotencyKey(m, { workspaceId, goalId, key: idempotencyKey, fingerprint, resultId: id, now: this.clock.now() });
+        if (first !== undefined) return { result: await this.store.find(workspaceId, first, m), replayed: true };
+      }
       const result: ResultEntity = {
         id, goalId, workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {},
         approvedRevision: null, createdAt: now, updatedAt: now, ...freshState(1, now),
       };
       await m.getRepository(ResultEntity).insert(result);
       await this.recordRevision(m, result, { resultId: id, revision: 1, workflowExecution: id, parentExecution: null, newArticles: [] }, now);
-      return result;
+      return { result, replayed: false };
     });
   }
 

@@ -21,10 +21,10 @@ export class SendTestReportView {
   @ApiPropertyOptional({ type: SentRequestView, nullable: true }) request!: SentRequestView | null;
   @ApiPropertyOptional({ type: ReceivedResponseView, nullable: true }) response!: ReceivedResponseView | null;
   @ApiProperty() durationMs!: number;
-  @ApiPropertyOptional({ nullable: true }) errorClass!: string | null;
-  @ApiPropertyOptional({ nullable: true }) errorMessage!: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'Address-restriction rule that refused the target' }) rule!: string | null;
-  @ApiPropertyOptional({ nullable: true, description: 'The address the rule refused' }) address!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'timeout' }) errorClass!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true }) errorMessage!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'Address-restriction rule that refused the target' }) rule!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The address the rule refused' }) address!: string | null;
   @ApiProperty({ description: 'True when this test verified the saved recipient URL with the saved secret (Send immediately may be switched on); a failed test of the saved URL clears its verification' })
   verified!: boolean;
 }

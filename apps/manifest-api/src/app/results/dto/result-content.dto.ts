@@ -21,14 +21,14 @@ export class ResultContentDto {
   @IsIn(PAYLOAD_MODES)
   mode!: PayloadMode;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'When the result was created (executed_at, published_at), RFC 3339 with offset, e.g. 2026-11-23T10:00:00+02:00; default: now' })
+  @ApiPropertyOptional({ format: 'date-time', example: '2026-11-21T10:00:00+00:00', description: 'When the result was created (executed_at, published_at), RFC 3339 with offset, e.g. 2026-11-23T10:00:00+02:00; default: now' })
   @OptionalNotNull() @IsRfc3339DateTime()
   executedAt?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, default: null }) @IsOptional() @IsString() title?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, default: null, description: "The editor's standfirst" })
+  @ApiPropertyOptional({ type: String, nullable: true, default: null, example: 'Grain prices fall for a third week' }) @IsOptional() @IsString() title?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, default: null, example: 'Harvest estimates rose again.', description: "The editor's standfirst" })
   @IsOptional() @IsString() lead?: string | null;
-  @ApiPropertyOptional({ type: String, nullable: true, default: null, description: 'Markdown of the source language; required in article mode' })
+  @ApiPropertyOptional({ type: String, nullable: true, default: null, example: 'Grain prices fell for a third week.\n\n## What traders watch\n\n- Export quotas', description: 'Markdown of the source language; required in article mode' })
   @IsOptional() @IsString() body?: string | null;
 
   @ApiPropertyOptional({ example: 'en', description: "Default: the goal's source language" })
@@ -60,8 +60,8 @@ export class ResultContentDto {
   image?: ImageDto | null;
 
   @ApiProperty({ example: 'gpt-4.1' }) @IsString() aiModel!: string;
-  @ApiProperty({ minimum: 0 }) @IsInt() @Min(0) tokensUsed!: number;
-  @ApiProperty({ minimum: 0 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) cost!: number;
+  @ApiProperty({ minimum: 0, example: 1840 }) @IsInt() @Min(0) tokensUsed!: number;
+  @ApiProperty({ minimum: 0, example: 0.0068 }) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) cost!: number;
 }
 
 /** A changed content: a text change, or with `newArticles` a new cluster version (§6). */
