@@ -29,3 +29,18 @@ ensure_chromium() {
     return 1
   fi
 }
+
+# promtool (Debian's prometheus package) checks the alert rules (deploy-alerts.spec.ts). Installs it when
+# missing and we may; otherwise says why, and the spec skips those two checks and says so too.
+ensure_promtool() {
+  command -v "${PROMTOOL:-promtool}" >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing promtool for the alert rule checks (apt-get install prometheus)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus >/dev/null 2>&1; } \
+      || echo "promtool unavailable (apt-get install prometheus failed): the alert rule checks are skipped" >&2
+  else
+    echo "promtool unavailable (not root or no apt-get): the alert rule checks are skipped; install Debian's prometheus package or set PROMTOOL" >&2
+  fi
+  return 0
+}

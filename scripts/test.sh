@@ -5,6 +5,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_deps
 ensure_chromium
+ensure_promtool
 mkdir -p test-artifacts
 
 say "lint (eslint + @nx/enforce-module-boundaries)"
