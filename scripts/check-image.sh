@@ -26,6 +26,7 @@ sql "CREATE DATABASE $db"
 trap 'sql "DROP DATABASE IF EXISTS $db WITH (FORCE)"; rm -rf "$stage"' EXIT
 export DATABASE_URL="$(node -e 'const u = new URL(process.env.ADMIN_DATABASE_URL); u.pathname = "/" + process.argv[1]; console.log(u.toString())' "$db")"
 if sh "$stage/owd" no-such-service 2>/dev/null; then echo "entrypoint accepted an unknown service" >&2; exit 1; fi
+echo "    Node.js $(node --version)"
 port=39100
 for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   port=$((port + 1))

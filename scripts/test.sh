@@ -32,7 +32,9 @@ rm -f test-artifacts/faults/ledger.txt test-artifacts/faults.json
 npx jest --config jest.faults.config.cjs --ci --runInBand --json --outputFile=test-artifacts/faults.json || true
 cat test-artifacts/faults/ledger.txt 2>/dev/null || true
 
-say "production image layout (production dependencies only, through the entrypoint)"
+say "production image layout (production dependencies only, through the entrypoint, on the image's Node.js 22)"
+node22=$(image_node_path)
+PATH="${node22:+$node22:}$PATH" \
 DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:${TEST_PG_PORT:-55433}/postgres} \
 KAFKA_BROKERS=${KAFKA_BROKERS:-127.0.0.1:${TEST_KAFKA_PORT:-29092}} bash scripts/check-image.sh
 
