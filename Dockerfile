@@ -2,8 +2,9 @@
 #   docker run outbound-webhooks dispatcher            (start)
 #   docker run outbound-webhooks dispatcher migrate    (apply the service's migrations and exit)
 # syntax=docker/dockerfile:1
+# Node.js 22 LTS: docs/operations.md "Supported Node.js versions".
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,13 +12,13 @@ COPY . .
 RUN NX_DAEMON=false npx nx run-many -t build \
       --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier
 
-FROM node:20-bookworm-slim AS deps
+FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; no install scripts run in the runtime image.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules

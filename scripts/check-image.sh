@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks the production image's layout without a Docker engine: stages exactly what the Dockerfile's
 # last stage holds (production dependencies, dist/apps, the entrypoint) in a temporary folder, then
-# runs every service through the entrypoint — migrate, start, /health, SIGTERM — against the given
+# runs every service through the entrypoint — migrate, await-schema, start, probes, SIGTERM — against the given
 # DATABASE_URL and KAFKA_BROKERS (the integration tests' servers when run from `npm test`).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -26,19 +26,25 @@ sql "CREATE DATABASE $db"
 trap 'sql "DROP DATABASE IF EXISTS $db WITH (FORCE)"; rm -rf "$stage"' EXIT
 export DATABASE_URL="$(node -e 'const u = new URL(process.env.ADMIN_DATABASE_URL); u.pathname = "/" + process.argv[1]; console.log(u.toString())' "$db")"
 if sh "$stage/owd" no-such-service 2>/dev/null; then echo "entrypoint accepted an unknown service" >&2; exit 1; fi
+echo "    Node.js $(node --version)"
 port=39100
 for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   port=$((port + 1))
   (cd "$stage" && sh ./owd "$s" migrate >/dev/null)
+  # The pods' init container: returns at once on a current schema.
+  (cd "$stage" && PORT=$port sh ./owd "$s" await-schema >/dev/null)
   (cd "$stage" && PORT=$port exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
   pid=$!
   ok=
-  for _ in $(seq 1 120); do
-    if curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1; then ok=1; break; fi
+  for _ in $(seq 1 240); do
+    if curl -fsS "http://127.0.0.1:$port/health/ready" >/dev/null 2>&1; then ok=1; break; fi
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.25
   done
-  [ -n "$ok" ] || { echo "$s did not become healthy from the image layout:"; tail -20 "$stage/$s.log"; kill "$pid" 2>/dev/null; exit 1; }
+  [ -n "$ok" ] || { echo "$s did not become ready from the image layout:"; tail -20 "$stage/$s.log"; kill "$pid" 2>/dev/null; exit 1; }
+  for probe in /health/live /health/startup /health; do
+    curl -fsS "http://127.0.0.1:$port$probe" >/dev/null || { echo "$s: $probe failed"; kill "$pid"; exit 1; }
+  done
   if [ "$s" = manifest-api ]; then
     # The web console ships in the image: its page and its bundle are served.
     curl -fsS "http://127.0.0.1:$port/console/" | grep -q '<script' \
@@ -48,5 +54,5 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   wait "$pid" && code=0 || code=$?
   # NestJS re-raises SIGTERM after its shutdown hooks ran, so 143 (128 + SIGTERM) is a clean stop too.
   [ "$code" = 0 ] || [ "$code" = 143 ] || { echo "$s exited with $code on SIGTERM"; tail -20 "$stage/$s.log"; exit 1; }
-  echo "    $s: migrate, start, /health, SIGTERM → clean exit (production dependencies only)"
+  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health, SIGTERM → clean exit (production dependencies only)"
 done

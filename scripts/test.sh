@@ -6,6 +6,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_deps
 ensure_chromium
 ensure_snippet_toolchains
+ensure_promtool
 mkdir -p test-artifacts
 
 say "lint (eslint + @nx/enforce-module-boundaries)"
@@ -32,7 +33,9 @@ rm -f test-artifacts/faults/ledger.txt test-artifacts/faults.json
 npx jest --config jest.faults.config.cjs --ci --runInBand --json --outputFile=test-artifacts/faults.json || true
 cat test-artifacts/faults/ledger.txt 2>/dev/null || true
 
-say "production image layout (production dependencies only, through the entrypoint)"
+say "production image layout (production dependencies only, through the entrypoint, on the image's Node.js 22)"
+node22=$(image_node_path)
+PATH="${node22:+$node22:}$PATH" \
 DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:${TEST_PG_PORT:-55433}/postgres} \
 KAFKA_BROKERS=${KAFKA_BROKERS:-127.0.0.1:${TEST_KAFKA_PORT:-29092}} bash scripts/check-image.sh
 

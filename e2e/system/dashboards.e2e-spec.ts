@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parse } from 'yaml';
 import {
   createTestDatabase, createTestTopics, dashboardExpressions, exposedFamilies, loadDashboards, promqlMetricNames, unexportedMetrics,
   REPO_ROOT, type Dashboard, type TestDatabase,
@@ -80,6 +81,13 @@ describe('Grafana dashboards against the metrics the services export', () => {
       expect(SERVICES).toEqual(expect.arrayContaining(services));
       for (const s of services) expect({ service: s, missing: unexportedMetrics(metrics, families(s)) }).toEqual({ service: s, missing: [] });
     }
+  });
+
+  it('exports every metric an alert of deploy/monitoring/prometheus-rules.yaml uses, in at least one service', () => {
+    const rules = parse(readFileSync(resolve(REPO_ROOT, 'deploy/monitoring/prometheus-rules.yaml'), 'utf8')) as { spec: { groups: { rules: { expr: string }[] }[] } };
+    const used = [...new Set(rules.spec.groups.flatMap((g) => g.rules).flatMap((r) => promqlMetricNames(r.expr)))].sort();
+    expect(used).toEqual(expect.arrayContaining(['owd_consumer_lag', 'owd_deliveries_total', 'owd_retry_oldest_due_seconds', 'process_start_time_seconds']));
+    expect(used.filter((name) => SERVICES.every((s) => unexportedMetrics([name], families(s)).length > 0))).toEqual([]);
   });
 
   it("tells one service's metrics from another's", () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataSource } from 'typeorm';
-import { ManualClock } from '@owd/testing';
+import { ManualClock, waitFor } from '@owd/testing';
 import { createWorkspace, expectProblem, startTestApp, type TestApp } from './support/test-app';
 
 const RATE_LIMIT = 100;
@@ -183,8 +183,11 @@ describe('manifest-api access and error handling', () => {
     expect((await t.request('GET', '/api/goals', { token: calm.token })).status).toBe(200);
   });
 
-  it('serves /health and /metrics without the api prefix', async () => {
-    expect((await fetch(`${t.baseUrl}/health`)).status).toBe(200);
+  it('serves /health, the probes and /metrics without the api prefix', async () => {
+    // Ready (and started) once the consumer group has joined.
+    for (const probe of ['/health', '/health/live', '/health/ready', '/health/startup']) {
+      await waitFor(async () => (await fetch(`${t.baseUrl}${probe}`)).status === 200, { what: `${probe} answering 200` });
+    }
     expect(await (await fetch(`${t.baseUrl}/metrics`)).text()).toContain('owd_events_consumed_total');
   });
 

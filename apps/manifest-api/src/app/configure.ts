@@ -14,7 +14,7 @@ import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi/openapi-document';
 
 /** Routes outside /api: probes, metrics, and the development sink (which keeps raw bodies). */
-export const UNPREFIXED_ROUTES = ['health', 'metrics', 'internal/dev-sink'];
+export const UNPREFIXED_ROUTES = ['health', 'health/live', 'health/ready', 'health/startup', 'metrics', 'internal/dev-sink'];
 export const DEV_SINK_PATH = '/internal/dev-sink';
 
 const isDevSink = (req: IncomingMessage) => req.url?.split('?')[0] === DEV_SINK_PATH;

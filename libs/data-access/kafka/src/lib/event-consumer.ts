@@ -82,6 +82,7 @@ export class EventConsumer {
   private readonly handled: Set<string>;
   private readonly lag: ConsumerLag;
   private lastPurge = 0;
+  private inGroup = false;
 
   constructor(
     private readonly kafka: Kafka,
@@ -104,6 +105,9 @@ export class EventConsumer {
       groupId: this.namer.group(this.spec.groupId), allowAutoTopicCreation: false,
       sessionTimeout: this.spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000,
     });
+    this.inGroup = false;
+    consumer.on(consumer.events.GROUP_JOIN, () => { this.inGroup = true; });
+    consumer.on(consumer.events.CRASH, () => { this.inGroup = false; });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.lag.retain(Object.fromEntries(
       Object.entries(payload.memberAssignment).map(([topic, partitions]) => [this.namer.logical(topic), partitions]))));
     // kafkajs restarts a crashed consumer only for errors it deems retriable. After a broker restart a
@@ -124,6 +128,11 @@ export class EventConsumer {
       this.consumer = this.createConsumer();
       this.start().catch((err: Error) => this.scheduleRestart(err, Math.min(delayMs * 2, 30_000)));
     }, delayMs);
+  }
+
+  /** The consumer group id (unprefixed) and whether this consumer has joined it since it (re)started. */
+  get group(): { group: string; joined: boolean } {
+    return { group: this.spec.groupId, joined: this.inGroup && !this.stopping };
   }
 
   async start(): Promise<void> {

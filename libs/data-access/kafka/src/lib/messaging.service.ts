@@ -37,6 +37,12 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     this.specs.push(spec);
   }
 
+  /** Every consumer group the service registered, and whether its consumer has joined it (readiness). */
+  consumerGroups(): { group: string; joined: boolean }[] {
+    const started = new Map(this.consumers.map((c) => [c.group.group, c.group.joined]));
+    return this.specs.map((spec) => ({ group: spec.groupId, joined: started.get(spec.groupId) ?? false }));
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     await this.producer.connect();
     this.relay.start();

@@ -20,11 +20,13 @@ describe('deploy/base', () => {
   const docs = load();
   const of = (kind: string) => docs.filter((d) => d.kind === kind);
 
-  it.each(SERVICES)('runs %s with probes on /health, limits, a locked-down container and time to drain', (service) => {
+  it.each(SERVICES)('runs %s with probes on /health/*, limits, a locked-down container and time to drain', (service) => {
     const deployment = of('Deployment').find((d) => d.metadata.name === service);
     const pod = deployment?.spec.template.spec;
     const container = pod.containers[0];
-    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) expect(container[probe].httpGet.path).toBe('/health');
+    expect(container.startupProbe.httpGet.path).toBe('/health/startup');
+    expect(container.readinessProbe.httpGet.path).toBe('/health/ready');
+    expect(container.livenessProbe.httpGet.path).toBe('/health/live');
     expect(container.resources.requests).toBeDefined();
     expect(container.resources.limits.memory).toBeDefined();
     expect(pod.securityContext.runAsNonRoot).toBe(true);
@@ -35,7 +37,7 @@ describe('deploy/base', () => {
     expect(of('PodDisruptionBudget').map((d) => d.metadata.name)).toContain(service);
   });
 
-  it('migrates every service in the Job that runs before the apps roll', () => {
+  it('migrates every service in the Job of the release', () => {
     const job = of('Job')[0].spec.template.spec;
     const args = [...job.initContainers, ...job.containers].map((c: { args: string[] }) => c.args.join(' '));
     expect(args.sort()).toEqual(SERVICES.map((s) => `${s} migrate`).sort());

@@ -1,11 +1,11 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import { render, REPO_ROOT as root, type K8sObject } from './deploy-render';
 
-const root = resolve(__dirname, '../../../../..');
 /** Fetched by tools/k8s-schemas/pom.xml from Maven Central (see there), kept in the git-ignored .local/. */
 const SCHEMAS = resolve(root, '.local/k8s-schemas');
 const OPENAPI = resolve(SCHEMAS, 'openapi/openshift-generated.json');
@@ -15,22 +15,11 @@ const OBJECT_META = `${OPENAPI_ID}#/definitions/io.k8s.apimachinery.pkg.apis.met
 const QUANTITY = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 type Schema = Record<string, unknown>;
-type K8sObject = { apiVersion: string; kind: string; metadata: { name: string }; spec?: any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- objects are edited freely to break them
 type Crd = { spec: { group: string; names: { kind: string }; versions: { name: string; served: boolean; schema: { openAPIV3Schema: Schema } }[] } };
 
 function ensureSchemas(): void {
   if (existsSync(OPENAPI) && existsSync(KAFKA_TOPIC_CRD)) return;
   execFileSync('mvn', ['-B', '-q', '-f', 'tools/k8s-schemas/pom.xml', 'dependency:unpack'], { cwd: root, stdio: 'inherit' });
-}
-
-/** The overlay as an operator applies it: `kubectl kustomize` (kustomize as built into kubectl). */
-function render(overlay: string): K8sObject[] {
-  const kubectl = process.env['KUBECTL'] ?? 'kubectl';
-  if (!existsSync(kubectl) && spawnSync(kubectl, ['version', '--client'], { stdio: 'ignore' }).error) {
-    throw new Error(`rendering deploy/overlays needs kubectl (kubectl kustomize): install it or set KUBECTL`);
-  }
-  const yaml = execFileSync(kubectl, ['kustomize', `deploy/overlays/${overlay}`], { cwd: root, encoding: 'utf8' });
-  return parseAllDocuments(yaml).map((d) => d.toJSON() as K8sObject);
 }
 
 const mapValues = (map: unknown, f: (v: unknown) => unknown) =>
@@ -91,14 +80,16 @@ class ManifestValidator {
   }
 
   /**
-   * apps/v1 Deployment -> io.k8s.api.apps.v1.Deployment, v1 Service -> io.k8s.api.core.v1.Service.
-   * Only GA versions: the document also keeps the types of beta versions that 1.33 no longer serves
-   * (apps/v1beta1, policy/v1beta1, ...), and no GA version has ever been removed.
+   * apps/v1 Deployment -> io.k8s.api.apps.v1.Deployment, v1 Service -> io.k8s.api.core.v1.Service; the
+   * Prometheus Operator's kinds, which the document also holds: monitoring.coreos.com/v1 ServiceMonitor ->
+   * com.coreos.monitoring.v1.ServiceMonitor. Only GA versions: the document also keeps the types of beta
+   * versions that 1.33 no longer serves (apps/v1beta1, policy/v1beta1, ...), and no GA version has ever been removed.
    */
   private builtIn({ apiVersion, kind }: K8sObject): ValidateFunction | undefined {
     const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['core', apiVersion];
     if (!/^v\d+$/.test(version)) return undefined;
-    const name = `io.k8s.api.${group.replace(/\.k8s\.io$/, '').split('.')[0]}.${version}.${kind}`;
+    const prefix = group === 'monitoring.coreos.com' ? 'com.coreos.monitoring' : `io.k8s.api.${group.replace(/\.k8s\.io$/, '').split('.')[0]}`;
+    const name = `${prefix}.${version}.${kind}`;
     return this.ajv.getSchema(`${OPENAPI_ID}#/definitions/${name}`);
   }
 }
@@ -108,7 +99,7 @@ function explain(error: ErrorObject): string {
   return `${error.instancePath || '/'} ${error.message ?? error.keyword}${extra}`;
 }
 
-describe('deploy/overlays against the Kubernetes 1.33 and Strimzi 0.49 schemas', () => {
+describe('deploy/overlays against the Kubernetes 1.33, Prometheus Operator and Strimzi 0.49 schemas', () => {
   let validator: ManifestValidator;
   const rendered = new Map<string, K8sObject[]>();
   const copyOf = (kind: string, name: string): K8sObject =>
@@ -124,7 +115,8 @@ describe('deploy/overlays against the Kubernetes 1.33 and Strimzi 0.49 schemas',
   it.each(['local', 'production'])('renders the %s overlay into objects that all pass their schema', (overlay) => {
     const objects = rendered.get(overlay) ?? [];
     expect(new Set(objects.map((o) => o.kind))).toEqual(
-      new Set(['ConfigMap', 'Service', 'Deployment', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'Job', 'KafkaTopic']),
+      new Set(['ConfigMap', 'Service', 'Deployment', 'PodDisruptionBudget', 'HorizontalPodAutoscaler', 'Job', 'KafkaTopic',
+        'NetworkPolicy', 'ServiceMonitor', 'PrometheusRule']),
     );
     expect(objects.flatMap((o) => validator.problems(o).map((p) => `${o.kind}/${o.metadata.name}: ${p}`))).toEqual([]);
   });
@@ -167,6 +159,17 @@ describe('deploy/overlays against the Kubernetes 1.33 and Strimzi 0.49 schemas',
     expect(validator.problems({ ...topic, metadata: { ...topic.metadata, label: {} } } as K8sObject)).toEqual([
       '/metadata must NOT have additional properties (label)',
     ]);
+  });
+
+  it('rejects a PrometheusRule or ServiceMonitor with a misspelled field', () => {
+    const rules = copyOf('PrometheusRule', 'outbound-webhooks');
+    const rule = rules.spec.groups[0].rules[0];
+    rule.expression = rule.expr;
+    delete rule.expr;
+    expect(validator.problems(rules)).toEqual(['/spec/groups/0/rules/0 must have required property \'expr\'', '/spec/groups/0/rules/0 must NOT have additional properties (expression)']);
+    const monitor = copyOf('ServiceMonitor', 'outbound-webhooks');
+    monitor.spec.endpoints[0].honourLabels = true;
+    expect(validator.problems(monitor)).toEqual(['/spec/endpoints/0 must NOT have additional properties (honourLabels)']);
   });
 
   it('rejects an object whose API version or kind has no schema', () => {

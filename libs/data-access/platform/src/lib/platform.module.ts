@@ -8,6 +8,7 @@ import { KafkaModule } from '@owd/kafka';
 import { HealthController } from './health.controller';
 import { loggerParams } from './logger-params';
 import { MetricsController } from './metrics.controller';
+import { ReadinessIndicators } from './readiness';
 import { ConfigurationError, validateConfig } from './validate-config';
 import { exitOnStartupFailure } from './bootstrap';
 import { otlpExporter, Tracing, type OtlpSettings } from './tracing';
@@ -53,7 +54,7 @@ export class PlatformModule {
         TerminusModule,
       ],
       controllers: [HealthController, MetricsController],
-      providers: [{
+      providers: [ReadinessIndicators, {
         // Created with the app, before any consumer, worker or request starts a span.
         provide: Tracing,
         inject: [ConfigService],

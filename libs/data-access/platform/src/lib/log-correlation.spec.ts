@@ -1,0 +1,133 @@
+import { Writable } from 'node:stream';
+import { Controller, Get, Logger as NestLogger, type INestApplication } from '@nestjs/common';
+import { Test } from '@nestjs/testing';
+import { trace } from '@opentelemetry/api';
+import { Logger, LoggerModule } from 'nestjs-pino';
+import { pino } from 'pino';
+import { inMemoryTracing } from '@owd/testing';
+import { loggerParams } from './logger-params';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+@Controller('things')
+class ThingsController {
+  private readonly logger = new NestLogger(ThingsController.name);
+
+  @Get()
+  list(): string {
+    this.logger.log({ msg: 'listing things' });
+    return 'ok';
+  }
+}
+
+type Line = Record<string, unknown>;
+
+/** Log lines as the services write them, parsed. */
+function sink(): { destination: Writable; lines: Line[] } {
+  const lines: Line[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)) as Line);
+      done();
+    },
+  });
+  return { destination, lines };
+}
+
+describe('log correlation: X-Request-Id on HTTP requests', () => {
+  const { destination, lines } = sink();
+  let app: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    const module = await Test.createTestingModule({
+      imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
+      controllers: [ThingsController],
+    }).compile();
+    app = module.createNestApplication({ bufferLogs: true });
+    app.useLogger(app.get(Logger));
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
+  });
+
+  afterAll(() => app.close());
+  beforeEach(() => lines.splice(0));
+
+  /** The lines of one request: the handler's and pino-http's "request completed" (logged when the response finished). */
+  async function linesOf(id: string): Promise<Line[]> {
+    for (let i = 0; i < 100 && !lines.some((l) => l['request_id'] === id && l['msg'] === 'request completed'); i++) await new Promise((r) => setImmediate(r));
+    return lines.filter((l) => l['request_id'] === id);
+  }
+
+  it('takes a safe incoming X-Request-Id, echoes it and puts it on every log line of the request', async () => {
+    const res = await fetch(`${base}/things`, { headers: { 'X-Request-Id': 'edge-7f3a:42' } });
+    expect(res.headers.get('x-request-id')).toBe('edge-7f3a:42');
+    expect((await linesOf('edge-7f3a:42')).map((l) => l['msg'])).toEqual(['listing things', 'request completed']);
+  });
+
+  it('generates a UUID when the request has no X-Request-Id', async () => {
+    const res = await fetch(`${base}/things`);
+    const id = res.headers.get('x-request-id') ?? '';
+    expect(id).toMatch(UUID);
+    expect((await linesOf(id)).map((l) => l['msg'])).toEqual(['listing things', 'request completed']);
+  });
+
+  it.each([
+    ['too long', 'a'.repeat(129)],
+    ['with characters a log line or header should not carry', 'id with spaces"<script>'],
+    ['empty', ''],
+  ])('replaces an incoming X-Request-Id that is %s by a new UUID', async (_why, incoming) => {
+    const res = await fetch(`${base}/things`, { headers: { 'X-Request-Id': incoming } });
+    const id = res.headers.get('x-request-id') ?? '';
+    expect(id).toMatch(UUID);
+    expect(await linesOf(id)).toHaveLength(2);
+    expect(lines.map((l) => l['request_id'])).toEqual([id, id]);
+  });
+
+  it('does not log probe requests', async () => {
+    for (const path of ['/health', '/health/live', '/metrics']) await fetch(`${base}${path}`);
+    const res = await fetch(`${base}/things`);
+    await linesOf(res.headers.get('x-request-id') ?? '');
+    expect(lines.filter((l) => typeof l['req'] === 'object' && /health|metrics/.test(JSON.stringify(l['req'])))).toEqual([]);
+  });
+});
+
+describe('log correlation: trace_id and span_id', () => {
+  const tracing = inMemoryTracing();
+  beforeAll(() => tracing.start());
+  afterAll(() => tracing.stop());
+
+  function logger(lines: Line[]): pino.Logger {
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Line);
+        done();
+      },
+    });
+    const [options] = loggerParams('test', 'info', destination).pinoHttp as [pino.LoggerOptions, pino.DestinationStream];
+    return pino(options, destination);
+  }
+
+  it('puts the active span\'s trace_id and span_id on every line logged inside it, and none outside', async () => {
+    const lines: Line[] = [];
+    const log = logger(lines);
+    await new Promise<void>((resolve) => {
+      trace.getTracer('test').startActiveSpan('operation', (active) => {
+        log.info('first');
+        // Still inside after an await: the context follows the async operation.
+        void Promise.resolve().then(() => {
+          log.info('second');
+          active.end();
+          resolve();
+        });
+      });
+    });
+    log.info('outside');
+    const [first, second, outside] = lines;
+    expect(first).toMatchObject({ msg: 'first', trace_id: expect.stringMatching(/^[0-9a-f]{32}$/), span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(second).toMatchObject({ msg: 'second', trace_id: first['trace_id'], span_id: first['span_id'] });
+    expect(outside['msg']).toBe('outside');
+    expect(outside).not.toHaveProperty('trace_id');
+    expect(outside).not.toHaveProperty('span_id');
+  });
+});
