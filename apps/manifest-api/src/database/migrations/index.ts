@@ -7,10 +7,13 @@ import { Capabilities1763856000003 } from './1763856000003-capabilities';
 import { DevSink1763856000004 } from './1763856000004-dev-sink';
 import { RevisionNumbering1764000014000 } from './1764000014000-revision-numbering';
 import { AttemptEndedAt1795392000000 } from './1795392000000-attempt-ended-at';
+import { AttemptResponse1795392005000 } from './1795392005000-attempt-response';
+import { Recoveries1795392005001 } from './1795392005001-recoveries';
 
 /** Applied in this order by the migrate command (and on start when MIGRATE_ON_START is on). */
 export const MIGRATIONS = [Init1763769600000, Access1763856000000, Goals1763856000001, Results1763856000002, Capabilities1763856000003, DevSink1763856000004,
   RevisionNumbering1764000014000,
   AttemptEndedAt1795392000000,
+  AttemptResponse1795392005000, Recoveries1795392005001,
   processedEventsRetention('manifest_api'),
 ];
