@@ -104,17 +104,21 @@ describe('the web console', () => {
 
   /** The page is no wider than the viewport, and every table that is wider sits in a horizontal scroll container that is not. */
   async function expectNoCutTable(page: Page, what: string): Promise<void> {
-    const layout = await page.evaluate(() => ({
-      page: { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth },
-      tables: [...document.querySelectorAll('table')].map((table) => {
-        const wrap = table.parentElement as HTMLElement;
-        const rect = wrap.getBoundingClientRect();
-        return {
-          fits: table.scrollWidth <= wrap.clientWidth || getComputedStyle(wrap).overflowX === 'auto',
-          inside: rect.left >= 0 && rect.right <= document.documentElement.clientWidth + 0.5,
-        };
-      }),
-    }));
+    // A string: this file is compiled without the DOM's types.
+    const layout = await page.evaluate(`(() => {
+      const root = document.documentElement;
+      return {
+        page: { scroll: root.scrollWidth, client: root.clientWidth },
+        tables: [...document.querySelectorAll('table')].map((table) => {
+          const wrap = table.parentElement;
+          const rect = wrap.getBoundingClientRect();
+          return {
+            fits: table.scrollWidth <= wrap.clientWidth || getComputedStyle(wrap).overflowX === 'auto',
+            inside: rect.left >= 0 && rect.right <= root.clientWidth + 0.5,
+          };
+        }),
+      };
+    })()`) as { page: { scroll: number; client: number }; tables: { fits: boolean; inside: boolean }[] };
     expect({ what, ...layout.page, overflow: layout.page.scroll > layout.page.client }).toEqual({ what, ...layout.page, overflow: false });
     expect(layout.tables.length).toBeGreaterThan(0);
     expect(layout.tables).toEqual(layout.tables.map(() => ({ fits: true, inside: true })));
