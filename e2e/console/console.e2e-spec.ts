@@ -351,11 +351,13 @@ describe('the web console', () => {
     for (const title of ['Cup final', 'Transfer window']) {
       const result = await api.call('POST', `/goals/${goalId}/results`, article(title));
       await api.call('PUT', `/results/${result['id']}/fields`, { values: { desk: 'Sports' } });
-      await waitFor(async () => (await api.call('GET', `/results/${result['id']}`))['state']['status'] === 'awaiting_approval', { what: 'awaiting approval', timeoutMs: UI_TIMEOUT_MS });
-      await api.call('POST', `/results/${result['id']}/approve`, {});
       ids.push(result['id']);
     }
-    for (const id of ids) await waitFor(async () => (await api.call('GET', `/results/${id}`))['state']['status'] === 'failed', { what: `${id} failed`, timeoutMs: UI_TIMEOUT_MS });
+    const reach = (id: string, status: string) =>
+      waitFor(async () => (await api.call('GET', `/results/${id}`))['state']['status'] === status, { what: `${id} ${status}`, timeoutMs: UI_TIMEOUT_MS });
+    await Promise.all(ids.map((id) => reach(id, 'awaiting_approval')));
+    for (const id of ids) await api.call('POST', `/results/${id}/approve`, {});
+    await Promise.all(ids.map((id) => reach(id, 'failed')));
     healthy = true;
 
     const page = await signedIn('#/failed');

@@ -54,8 +54,8 @@ class ConsoleApp {
       h('a', { class: 'skip-link', href: '#main' }, 'Skip to content'),
       h('header', { class: 'topbar' },
         h('a', { class: 'brand', href: '#/goals' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Delivery console'),
-        h('nav', { class: 'topnav', 'aria-label': 'Sections' },
-          h('a', { href: '#/goals' }, 'Goals'), h('a', { href: '#/failed' }, 'Failed deliveries')),
+        // The brand leads to the goals; the cross-goal view of failures sits beside it.
+        h('nav', { class: 'topnav', 'aria-label': 'Sections' }, h('a', { href: '#/failed' }, 'Failed deliveries')),
         h('div', { class: 'topbar-right' },
           h('span', { class: 'who', 'data-testid': 'who' },
             h('strong', {}, session.workspace.name), h('span', { class: 'muted' }, ` · ${session.token.name} (${session.token.prefix}…)`)),
