@@ -102,6 +102,28 @@ describe('the web console', () => {
     await page.screenshot({ path: resolve(ARTIFACTS, `${name}.png`), fullPage: true });
   }
 
+  /** The page is no wider than the viewport, and every table that is wider sits in a horizontal scroll container that is not. */
+  async function expectNoCutTable(page: Page, what: string): Promise<void> {
+    // A string: this file is compiled without the DOM's types.
+    const layout = await page.evaluate(`(() => {
+      const root = document.documentElement;
+      return {
+        page: { scroll: root.scrollWidth, client: root.clientWidth },
+        tables: [...document.querySelectorAll('table')].map((table) => {
+          const wrap = table.parentElement;
+          const rect = wrap.getBoundingClientRect();
+          return {
+            fits: table.scrollWidth <= wrap.clientWidth || getComputedStyle(wrap).overflowX === 'auto',
+            inside: rect.left >= 0 && rect.right <= root.clientWidth + 0.5,
+          };
+        }),
+      };
+    })()`) as { page: { scroll: number; client: number }; tables: { fits: boolean; inside: boolean }[] };
+    expect({ what, ...layout.page, overflow: layout.page.scroll > layout.page.client }).toEqual({ what, ...layout.page, overflow: false });
+    expect(layout.tables.length).toBeGreaterThan(0);
+    expect(layout.tables).toEqual(layout.tables.map(() => ({ fits: true, inside: true })));
+  }
+
   async function receiver(handler?: Parameters<typeof startReceiver>[0]): Promise<TestReceiver> {
     const r = await startReceiver(handler);
     receivers.push(r);
@@ -163,7 +185,7 @@ describe('the web console', () => {
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Economy desk');
     await page.getByRole('button', { name: 'Create goal' }).click();
     await page.getByRole('heading', { name: 'Economy desk', level: 1 }).waitFor();
-    await page.getByTestId('rollout').getByText('1 of 6 steps done').waitFor();
+    await page.getByTestId('rollout').getByText('1 of 7 steps done', { exact: false }).waitFor();
 
     await page.getByRole('link', { name: 'Goals', exact: true }).click();
     await page.getByRole('link', { name: 'Economy desk' }).waitFor();
@@ -213,7 +235,7 @@ describe('the web console', () => {
     await expect(shown.getByText('Bearer [secret]').count()).resolves.toBe(1);
     await expect(shown.getByText('200 OK').first().isVisible()).resolves.toBe(true);
     await expect(page.getByRole('checkbox', { name: /Send immediately/ }).isEnabled()).resolves.toBe(true);
-    await page.getByTestId('rollout').getByText('3 of 6 steps done').waitFor();
+    await page.getByTestId('rollout').getByText('3 of 7 steps done', { exact: false }).waitFor();
     await shot(page, 'send-test');
 
     // A cloud metadata address is refused before anything is sent, and the report says by which rule.
@@ -280,7 +302,9 @@ describe('the web console', () => {
   });
 
   it('shows a failed delivery with its error and retries it by hand under the same X-SH-Delivery', async () => {
-    const target = await receiver((_req, res) => res.writeHead(target.requests.length === 1 ? 400 : 204).end(target.requests.length === 1 ? 'unknown desk' : ''));
+    const target = await receiver((_req, res) => target.requests.length === 1
+      ? res.writeHead(400, { 'content-type': 'text/html', 'x-request-id': 'rq-7' }).end('<b id="injected">unknown</b> desk')
+      : res.writeHead(204).end());
     const goalId = await productionGoal('Politics desk', target);
     const result = await api.call('POST', `/goals/${goalId}/results`, article('Parliament votes'));
     await api.call('PUT', `/results/${result['id']}/fields`, { values: { desk: 'Politics' } });
@@ -291,6 +315,12 @@ describe('the web console', () => {
     await page.getByTestId('state').getByText('Delivery failed').waitFor();
     const attempts = page.getByTestId('attempts');
     await attempts.locator('tr[data-outcome="permanent"]').getByRole('cell', { name: '400 Bad Request', exact: true }).waitFor();
+    // The receiver's answer, as text: its markup is shown, never rendered.
+    const answer = attempts.locator('tr[data-outcome="permanent"]').getByTestId('answer');
+    await answer.locator('summary').click();
+    await expect(answer.getByLabel('Response body').textContent()).resolves.toBe('<b id="injected">unknown</b> desk');
+    await expect(answer.getByLabel('Response headers').textContent()).resolves.toContain('x-request-id: rq-7');
+    await expect(page.locator('#injected').count()).resolves.toBe(0);
     await shot(page, 'result-failed');
 
     await page.getByRole('button', { name: 'Retry delivery' }).click();
@@ -299,9 +329,62 @@ describe('the web console', () => {
     await expect(page.getByRole('button', { name: 'Retry delivery' }).count()).resolves.toBe(0);
     await shot(page, 'result-retried');
 
+    // 390 px wide (a phone): no table widens the page; each scrolls inside its own container.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoCutTable(page, 'attempts');
+    await shot(page, 'result-narrow');
+    await page.goto(`${stack.url('manifest-api')}/console/#/goals`);
+    await page.getByRole('link', { name: 'Politics desk' }).waitFor();
+    await expectNoCutTable(page, 'goals');
+    await shot(page, 'goals-narrow');
+
     expect(target.requests).toHaveLength(2);
     expect(target.requests[1].headers['x-sh-delivery']).toBe(target.requests[0].headers['x-sh-delivery']);
     expect(target.requests[1].body.equals(target.requests[0].body)).toBe(true);
+    await page.context().close();
+  });
+  it('lists failed deliveries across goals and recovers every failed one of a goal at once, with its count and progress, once', async () => {
+    let healthy = false;
+    const target = await receiver((_req, res) => (healthy ? res.writeHead(204).end() : res.writeHead(422).end('desk unknown')));
+    const goalId = await productionGoal('Sports desk', target);
+    const ids: string[] = [];
+    for (const title of ['Cup final', 'Transfer window']) {
+      const result = await api.call('POST', `/goals/${goalId}/results`, article(title));
+      await api.call('PUT', `/results/${result['id']}/fields`, { values: { desk: 'Sports' } });
+      ids.push(result['id']);
+    }
+    const reach = (id: string, status: string) =>
+      waitFor(async () => (await api.call('GET', `/results/${id}`))['state']['status'] === status, { what: `${id} ${status}`, timeoutMs: UI_TIMEOUT_MS });
+    await Promise.all(ids.map((id) => reach(id, 'awaiting_approval')));
+    for (const id of ids) await api.call('POST', `/results/${id}/approve`, {});
+    await Promise.all(ids.map((id) => reach(id, 'failed')));
+    healthy = true;
+
+    const page = await signedIn('#/failed');
+    await page.getByRole('link', { name: 'Failed deliveries' }).waitFor();
+    await page.getByLabel('Goal').selectOption({ label: 'Sports desk' });
+    await page.getByRole('button', { name: 'Show' }).click();
+    const table = page.getByTestId('failed-deliveries');
+    for (const id of ids) await table.locator(`tr[data-result="${id}"]`).getByText('client_error').waitFor();
+    await expect(table.locator('tbody tr').count()).resolves.toBe(2);
+    await shot(page, 'failed-deliveries');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoCutTable(page, 'failed deliveries');
+
+    await page.getByRole('button', { name: 'Retry all matching' }).click();
+    await page.getByText('Retrying 2 deliveries').waitFor();
+    await page.getByTestId('recovery').getByText('2 delivered').waitFor();
+    await page.getByText('No failed deliveries').waitFor();
+    await shot(page, 'failed-recovered');
+    // Twice is safe: nothing is still failed, so nothing is sent again.
+    await page.getByRole('button', { name: 'Retry all matching' }).click();
+    await page.getByText('Nothing to retry: no matching delivery is still failed').waitFor();
+    expect(target.requests).toHaveLength(4);
+    for (const id of ids) {
+      const sent = target.requests.filter((r) => r.headers['idempotency-key'] === id);
+      expect(sent).toHaveLength(2);
+      expect(sent[1].body.equals(sent[0].body)).toBe(true);
+    }
     await page.context().close();
   });
 });

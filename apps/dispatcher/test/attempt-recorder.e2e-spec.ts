@@ -81,6 +81,17 @@ describe('attempt recorder', () => {
     expect(events.map((e) => JSON.parse(e.value).eventId).sort()).toEqual(rows.map((r) => r.event_id).sort());
   });
 
+  it("puts the receiver's answer on the event, with NUL (which PostgreSQL text cannot hold) replaced, and none without an answer", async () => {
+    const [withAnswer, without] = await Promise.all([claimed(), claimed()]);
+    const times = { attemptedAt: new Date(), endedAt: new Date() };
+    const answer = { ...answered(400), outcome: 'permanent' as const, headers: { 'x-note': 'a\u0000b', 'set-cookie': ['a=1', 'b=2'] }, body: 'bad\u0000input' };
+    const noAnswer = { ...answered(503), status: null, body: '', errorClass: 'timeout' };
+    const [a, b] = await Promise.all([recorder.record(withAnswer.work, answer, times), recorder.record(without.work, noAnswer, times)]);
+
+    expect(a?.payload.response).toEqual({ headers: { 'x-note': 'a\uFFFDb', 'set-cookie': 'a=1, b=2' }, body: 'bad\uFFFDinput', truncated: false });
+    expect(b?.payload.response).toBeNull();
+  });
+
   it('writes nothing for an attempt whose claim was taken over, and still records the others of its batch', async () => {
     const [lost, kept, other] = await Promise.all([claimed(), claimed(), claimed()]);
     await dataSource.query(`UPDATE dispatcher.attempts_due SET claim_token = gen_random_uuid() WHERE delivery_id = $1`, [lost.work.deliveryId]);

@@ -183,6 +183,26 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(r.requests).toHaveLength(1);
   });
 
+  it("publishes the receiver's answer with the attempt: status, headers and only the first 4 KiB of a longer body", async () => {
+    const body = `{"error":"<field desk> is required"}${' '.repeat(10_000)}end`;
+    const r = await receiver((_q, res) => res.writeHead(422, { 'content-type': 'application/json', 'x-request-id': 'rq-1' }).end(body));
+    const goalId = await h.goal({ url: `${r.url}/strict` });
+    const d = await h.request(goalId);
+
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toMatchObject({ status: 422, outcome: 'permanent' });
+    expect(a.response?.headers).toMatchObject({ 'content-type': 'application/json', 'x-request-id': 'rq-1' });
+    expect(a.response?.truncated).toBe(true);
+    expect(a.response?.body).toBe(body.slice(0, 4096));
+  });
+
+  it('publishes no answer for an attempt that got none', async () => {
+    const goalId = await h.goal({ url: 'http://127.0.0.1:9/closed' });
+    const d = await h.request(goalId);
+    const a = await h.waitForAttempt(d.deliveryId, 1);
+    expect(a).toMatchObject({ status: null, errorClass: 'connection_failed', response: null });
+  });
+
   it('reports a 409 carrying an integer revision as a conflict with that revision', async () => {
     const r = await receiver((_q, res) => res.writeHead(409, { 'content-type': 'application/json' }).end('{"revision":7}'));
     const goalId = await h.goal({ url: `${r.url}/in` });

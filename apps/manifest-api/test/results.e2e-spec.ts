@@ -131,7 +131,8 @@ describe('manifest-api results', () => {
     expect((await until('queued')).body.state.deliveryId).toBe(deliveryId);
 
     const endedAt = new Date(Date.now() + 30_000).toISOString();
-    await producer.emit(DeliveryAttempted, attempt(1, { endedAt }), { correlationId: resultId });
+    const response = { headers: { 'content-type': 'text/html', 'retry-after': '60' }, body: '<h1>down</h1>\u0007', truncated: true };
+    await producer.emit(DeliveryAttempted, attempt(1, { endedAt, response }), { correlationId: resultId });
     expect((await until('retry_scheduled')).body.state.lastError).toMatchObject({ status: 503, outcome: 'retriable' });
     await producer.emit(DeliveryAttempted, attempt(2, {}), { correlationId: resultId });
     await producer.emit(DeliveryAttempted, attempt(3, { status: null, errorClass: 'timeout', errorMessage: 'no answer within 30 s', nextAttemptAt: null, final: true }), { correlationId: resultId });
@@ -139,6 +140,9 @@ describe('manifest-api results', () => {
     expect(failed.body.state.lastError).toMatchObject({ status: null, errorClass: 'timeout', errorMessage: 'no answer within 30 s' });
     expect(failed.body.attempts.map((a: { attempt: number; outcome: string; final: boolean }) => [a.attempt, a.outcome, a.final])).toEqual([[1, 'retriable', false], [2, 'retriable', false], [3, 'retriable', true]]);
     expect(failed.body.attempts[0]).toMatchObject({ deliveryId, revision: 1, status: 503, durationMs: 120, errorClass: 'http_status', targetHost: 'cms.example.com', endedAt });
+    // The receiver's answer as received (an event without one, or written before it existed, shows none).
+    expect(failed.body.attempts[0].response).toEqual(response);
+    expect(failed.body.attempts[2].response).toBeNull();
     // An event written before endedAt existed: its start plus the request's duration.
     const [, second] = failed.body.attempts as { attemptedAt: string; endedAt: string }[];
     expect(Date.parse(second.endedAt) - Date.parse(second.attemptedAt)).toBe(120);

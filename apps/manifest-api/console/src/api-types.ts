@@ -140,6 +140,8 @@ export interface Attempt {
   endedAt: string;
   nextAttemptAt: string | null;
   final: boolean;
+  /** The receiver's answer: headers and the first 4 KiB of the body, as received (shown as text, never as HTML). */
+  response: { headers: Record<string, string>; body: string; truncated: boolean } | null;
 }
 
 export interface Result extends ResultSummary {
@@ -169,4 +171,36 @@ export interface SendTestReport {
   rule: string | null;
   address: string | null;
   verified: boolean;
+}
+
+/** A delivery with no automatic attempt left (GET /api/failed-deliveries). */
+export interface FailedDelivery {
+  resultId: string;
+  goalId: string;
+  goalName: string;
+  title: string | null;
+  revision: number;
+  deliveryId: string;
+  failedAt: string;
+  reason: string | null;
+  lastError: ResultSummary['state']['lastError'];
+}
+
+export interface FailedFilter {
+  goalId?: string;
+  since?: string;
+  errorClass?: string;
+}
+
+/** A bulk recovery (POST /api/recoveries) and its progress. */
+export interface Recovery {
+  id: string;
+  goalId: string | null;
+  since: string;
+  errorClass: string | null;
+  count: number;
+  remaining: number;
+  progress: { delivered: number; failed: number; pending: number };
+  done: boolean;
+  createdAt: string;
 }

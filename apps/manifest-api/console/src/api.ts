@@ -1,5 +1,6 @@
 import type {
-  FieldValue, Goal, GoalContract, GoalPatch, NewGoal, Page, Problem, Result, ResultSummary, Revision, SecretState, SendTestReport, Session,
+  FailedDelivery, FailedFilter, FieldValue, Goal, GoalContract, GoalPatch, NewGoal, Page, Problem, Recovery, Result, ResultSummary, Revision,
+  SecretState, SendTestReport, Session,
 } from './api-types';
 
 /** An API answer that was not a success, with its problem document (RFC 9457) when it carried one. */
@@ -63,6 +64,13 @@ export class Api {
   approve = (resultId: string) => this.call<Result>('POST', `/results/${segment(resultId)}/approve`, {});
   retry = (resultId: string) => this.call<Result>('POST', `/results/${segment(resultId)}/retry`, {});
   setFields = (resultId: string, values: Record<string, FieldValue>) => this.call<Result>('PUT', `/results/${segment(resultId)}/fields`, { values });
+
+  failedDeliveries = (filter: FailedFilter, cursor?: string) => {
+    const query = new URLSearchParams(Object.entries({ ...filter, cursor }).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+    return this.call<Page<FailedDelivery>>('GET', `/failed-deliveries?${query.toString()}`);
+  };
+  recover = (filter: FailedFilter & { since: string }) => this.call<Recovery>('POST', '/recoveries', filter);
+  recovery = (recoveryId: string) => this.call<Recovery>('GET', `/recoveries/${segment(recoveryId)}`);
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json, application/problem+json' };

@@ -3,6 +3,7 @@ import type { Session } from './api-types';
 import { h, mount } from './dom';
 import type { PageContext } from './page';
 import { goalPage } from './pages/goal';
+import { failedPage } from './pages/failed';
 import { goalsPage } from './pages/goals';
 import { loginPage } from './pages/login';
 import { resultPage } from './pages/result';
@@ -53,6 +54,8 @@ class ConsoleApp {
       h('a', { class: 'skip-link', href: '#main' }, 'Skip to content'),
       h('header', { class: 'topbar' },
         h('a', { class: 'brand', href: '#/goals' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Delivery console'),
+        // The brand leads to the goals; the cross-goal view of failures sits beside it.
+        h('nav', { class: 'topnav', 'aria-label': 'Sections' }, h('a', { href: '#/failed' }, 'Failed deliveries')),
         h('div', { class: 'topbar-right' },
           h('span', { class: 'who', 'data-testid': 'who' },
             h('strong', {}, session.workspace.name), h('span', { class: 'muted' }, ` · ${session.token.name} (${session.token.prefix}…)`)),
@@ -91,6 +94,8 @@ class ConsoleApp {
     switch (route.page) {
       case 'goals':
         return goalsPage(ctx);
+      case 'failed':
+        return failedPage(ctx);
       case 'goal':
         return goalPage(ctx, route.goalId, route.tab);
       case 'result':

@@ -1,5 +1,5 @@
 import type { ResultState } from './api-types';
-import { rolloutSteps } from './rollout';
+import { rolloutProgress, rolloutSteps } from './rollout';
 
 type Facts = Parameters<typeof rolloutSteps>[0];
 
@@ -26,6 +26,12 @@ describe('rollout checklist (spec §1)', () => {
     const steps = rolloutSteps(NEW_GOAL, []);
     expect(steps.map((s) => s.status)).toEqual(['done', 'todo', 'yours', 'todo', 'todo', 'todo', 'todo']);
     expect(steps.filter((s) => s.next).map((s) => s.title)).toEqual(['Keep Test mode and use Send test']);
+  });
+
+  it('counts every step it lists, naming the receiver’s own one', () => {
+    const steps = rolloutSteps(NEW_GOAL, []);
+    expect(rolloutProgress(steps)).toBe(`1 of ${steps.length} steps done · 1 is your receiver’s part`);
+    expect(steps).toHaveLength(7);
   });
 
   it('marks each step done from the goal and its results', () => {

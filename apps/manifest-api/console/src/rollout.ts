@@ -60,3 +60,10 @@ export function rolloutSteps(goal: GoalFacts, results: readonly { state: { statu
   const next = steps.findIndex((s) => s.status === 'todo');
   return steps.map((s, i) => ({ ...s, next: i === next }));
 }
+
+/** "2 of 7 steps done": every listed step counts; the receiver's own steps are named, since the console cannot check them. */
+export function rolloutProgress(steps: readonly RolloutStep[]): string {
+  const done = steps.filter((s) => s.status === 'done').length;
+  const yours = steps.filter((s) => s.status === 'yours').length;
+  return `${done} of ${steps.length} steps done${yours ? ` · ${yours} ${yours === 1 ? 'is' : 'are'} your receiver’s part` : ''}`;
+}

@@ -6,6 +6,7 @@ export type ResultTab = (typeof RESULT_TABS)[number];
 /** Pages are addressed by the URL fragment, so reloading keeps the page; the token never appears in a URL. */
 export type Route =
   | { page: 'goals' }
+  | { page: 'failed' }
   | { page: 'goal'; goalId: string; tab: GoalTab }
   | { page: 'result'; resultId: string; tab: ResultTab }
   | { page: 'not-found'; hash: string };
@@ -29,6 +30,7 @@ export function parseRoute(hash: string): Route {
   const [section, id, tab, ...rest] = segments as string[];
   if (rest.length > 0) return { page: 'not-found', hash };
   if (section === undefined || (section === 'goals' && id === undefined)) return { page: 'goals' };
+  if (section === 'failed' && id === undefined) return { page: 'failed' };
   if (section === 'goals' && id !== undefined) {
     if (tab === undefined) return { page: 'goal', goalId: id, tab: 'action' };
     if (isOneOf(GOAL_TABS, tab) && tab !== 'action') return { page: 'goal', goalId: id, tab };
@@ -45,6 +47,8 @@ export function href(route: Exclude<Route, { page: 'not-found' }>): string {
   switch (route.page) {
     case 'goals':
       return '#/goals';
+    case 'failed':
+      return '#/failed';
     case 'goal':
       return `#/goals/${encodeURIComponent(route.goalId)}${route.tab === 'action' ? '' : `/${route.tab}`}`;
     case 'result':

@@ -7,3 +7,5 @@ export type { ErrorClassification, ErrorContext } from './lib/classify-error';
 export { refusedAttempt } from './lib/refused-attempt';
 export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, sendAttempt } from './lib/send-attempt';
 export type { SendAttemptInput } from './lib/send-attempt';
+export { RESPONSE_PREVIEW_BYTES, responsePreview } from './lib/response-preview';
+export type { ResponsePreview } from './lib/response-preview';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { DeliveryAttempted, type DeliveryAttemptedPayload } from '@owd/events';
-import type { AttemptResult } from '@owd/http-delivery';
+import { responsePreview, type AttemptResult } from '@owd/http-delivery';
 import { captureTraceContext, Outbox } from '@owd/kafka';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 import { settleAttempt, type Settlement } from './retry-policy';
@@ -34,6 +34,14 @@ interface Pending {
 /** PostgreSQL text cannot hold NUL; a receiver's bytes must never make the record fail (and the attempt repeat). */
 function storable(text: string | null): string | null {
   return text === null ? null : text.replaceAll('\u0000', '\uFFFD');
+}
+
+/** The receiver's answer for the event: bounded, and storable by every consumer (no NUL in text). */
+function storableResponse(result: AttemptResult): DeliveryAttemptedPayload['response'] {
+  const preview = responsePreview(result);
+  if (!preview) return null;
+  const headers = Object.fromEntries(Object.entries(preview.headers).map(([name, value]) => [name, storable(value) as string]));
+  return { headers, body: storable(preview.body) as string, truncated: preview.truncated };
 }
 
 /**
@@ -124,6 +132,7 @@ export class AttemptRecorder {
       endedAt: times.endedAt.toISOString(),
       nextAttemptAt: settlement.nextAttemptAt?.toISOString() ?? null,
       conflictRevision: result.conflictRevision,
+      response: storableResponse(result),
       final: settlement.final,
     };
     return { payload, settlement };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConfigService } from '@nestjs/config';
 import { parseAllowCidrs, type AddressPolicy } from '@owd/address-guard';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '@owd/http-delivery';
+import { RESPONSE_PREVIEW_BYTES } from '@owd/http-delivery';
 
 /** The dispatcher's delivery settings, read once from the validated configuration. */
 export interface DeliverySettings {
@@ -34,7 +34,8 @@ export function deliverySettingsFrom(config: ConfigService): DeliverySettings {
     perOrigin: config.getOrThrow<number>('DISPATCH_PER_ORIGIN'),
     pollMs: config.getOrThrow<number>('DISPATCH_POLL_MS'),
     devSinkUrl: devSink === '' ? null : devSink,
-    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    // The attempt record keeps the first 4 KiB; reading stops there and the rest of the body is dropped.
+    maxResponseBytes: RESPONSE_PREVIEW_BYTES,
     // Long enough that a live worker always finishes (the attempt is bounded by its timeout) first.
     leaseMs: attemptTimeoutMs + 30_000,
     goalWaitMs: 5 * 60_000,

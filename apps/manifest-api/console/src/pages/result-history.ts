@@ -6,7 +6,7 @@ import { badge, dl } from '../ui';
 /** Every delivery attempt of a result, oldest first. */
 export function attemptsTable(attempts: Attempt[]): HTMLElement {
   return h('div', { class: 'table-wrap' }, h('table', { class: 'table' },
-    h('thead', {}, h('tr', {}, ['Attempt', 'Revision', 'Time', 'Status', 'Outcome', 'Duration', 'Error'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ['Attempt', 'Revision', 'Time', 'Status', 'Outcome', 'Duration', 'Error', 'Answer'].map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, attempts.map((a, i) => h('tr', { 'data-outcome': a.outcome },
       h('td', { class: 'nowrap' }, `#${a.attempt}`, attemptNote(attempts, i)),
       h('td', {}, String(a.revision)),
@@ -16,7 +16,20 @@ export function attemptsTable(attempts: Attempt[]): HTMLElement {
       h('td', { class: 'nowrap' }, formatDuration(a.durationMs)),
       h('td', {}, a.errorClass || a.errorMessage
         ? [h('span', { class: 'mono small' }, a.errorClass ?? ''), a.errorMessage ? h('div', { class: 'small' }, a.errorMessage) : null]
-        : h('span', { class: 'muted' }, '—')))))));
+        : h('span', { class: 'muted' }, '—')),
+      h('td', {}, answer(a)))))));
+}
+
+/** The receiver's headers and body start, as text (escaped by the DOM), folded away until asked for. */
+function answer(a: Attempt): HTMLElement {
+  if (!a.response) return h('span', { class: 'muted' }, 'No answer');
+  const { headers, body, truncated } = a.response;
+  const headerText = Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
+  return h('details', { class: 'answer', 'data-testid': 'answer' },
+    h('summary', {}, body ? `Body (${body.length} chars${truncated ? ', cut' : ''})` : 'Headers'),
+    h('pre', { class: 'code', 'aria-label': 'Response headers' }, headerText || '(no headers)'),
+    body ? h('pre', { class: 'code', 'aria-label': 'Response body' }, body) : null,
+    truncated ? h('div', { class: 'muted small' }, 'Only the first 4 KiB are kept.') : null);
 }
 
 /** "retried by hand" when an earlier attempt of the same delivery was its last automatic one. */

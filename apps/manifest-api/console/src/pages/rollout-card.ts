@@ -1,14 +1,12 @@
 import { h } from '../dom';
-import { rolloutSteps, type RolloutStep } from '../rollout';
+import { rolloutProgress, rolloutSteps, type RolloutStep } from '../rollout';
 import { card, icon } from '../ui';
 import type { GoalPage } from './goal';
 
 /** The recommended rollout order (spec §1) as a checklist: what is done, what is next, what is the receiver's part. */
 export function rolloutCard(page: GoalPage): HTMLElement {
   const steps = rolloutSteps(page.goal, page.results);
-  const checkable = steps.filter((s) => s.status !== 'yours');
-  const done = checkable.filter((s) => s.status === 'done').length;
-  return card({ title: 'Rollout', subtitle: `${done} of ${checkable.length} steps done`, class: 'rollout', testid: 'rollout' },
+  return card({ title: 'Rollout', subtitle: rolloutProgress(steps), class: 'rollout', testid: 'rollout' },
     h('ol', { class: 'steps' }, steps.map((s, i) => stepItem(s, i + 1))));
 }
 

@@ -8,6 +8,8 @@ import type { UpdateGoalDto } from '../goals/dto/update-goal.dto';
 import type { GoalView } from '../goals/goal.views';
 import type { Page } from '../http/pagination';
 import type { Problem } from '../http/problem';
+import type { CreateRecoveryDto } from '../recoveries/dto/create-recovery.dto';
+import type { FailedDeliveryPageView, FailedDeliveryView, RecoveryView } from '../recoveries/recovery.views';
 import type { AttemptView, ResultSummaryView, ResultView, RevisionView } from '../results/result.views';
 import type { SendTestReportView } from '../send-test/send-test.views';
 
@@ -26,6 +28,10 @@ export type ConsoleApiConformance = [
   Conforms<Console.Revision, RevisionView>,
   Conforms<Console.SendTestReport, SendTestReportView>,
   Conforms<Console.Problem, Problem>,
+  Conforms<Console.FailedDelivery, FailedDeliveryView>,
+  Conforms<Console.Page<Console.FailedDelivery>, FailedDeliveryPageView>,
+  Conforms<Console.Recovery, RecoveryView>,
+  Conforms<CreateRecoveryDto, Console.FailedFilter & { since: string }>,
   Conforms<CreateGoalDto, Console.NewGoal>,
   Conforms<UpdateGoalDto, Console.GoalPatch>,
 ];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { DeliveryRetryRequested, ResultApproved, ResultFieldsSet } from '@owd/events';
+import { ResultApproved, ResultFieldsSet } from '@owd/events';
 import { Outbox } from '@owd/kafka';
 import type { FieldValue } from '@owd/payload';
 import { ContractEntity } from '../contracts/contract.entity';
@@ -8,6 +8,7 @@ import { fieldValueErrors } from '../contracts/field-values';
 import { problems } from '../http/problem';
 import { ResultEntity, type ResultState } from '../results/result.entity';
 import { ResultStore } from '../results/result-store.service';
+import { requestRetries } from './request-retries';
 
 const APPROVABLE: readonly ResultState[] = ['received', 'needs_approval', 'awaiting_approval'];
 
@@ -54,9 +55,9 @@ export class ResultActionsService {
       if (result.state !== 'failed' || result.deliveryId === null) {
         throw problems.conflict('not-retryable', `Only a failed delivery can be retried; this result is ${result.state}.`, { state: result.state });
       }
-      const next = await this.save(m, { ...result, state: 'retry_requested', stateReason: 'manual retry requested', stateUpdatedAt: new Date() });
-      await this.outbox.add(m, DeliveryRetryRequested, { resultId, goalId: result.goalId, deliveryId: result.deliveryId }, { correlationId: resultId });
-      return next;
+      const stateReason = 'manual retry requested';
+      const at = await requestRetries(m, this.outbox, [{ resultId, goalId: result.goalId, deliveryId: result.deliveryId }], stateReason);
+      return { ...result, state: 'retry_requested', stateReason, stateUpdatedAt: at, updatedAt: at };
     });
   }
 

@@ -96,14 +96,15 @@ export class ResultStateProjector {
     const col = <T>(pick: (e: DeliveryAttemptedPayload) => T) => attempts.map(pick);
     await manager.query(
       `INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms, outcome,
-         error_class, error_message, attempted_at, ended_at, next_attempt_at, final)
+         error_class, error_message, attempted_at, ended_at, next_attempt_at, final, response)
        SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
-         $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[])`,
+         $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[], $15::jsonb[])`,
       [
         col((e) => e.resultId), col((e) => e.deliveryId), col((e) => e.revision), col((e) => e.attempt), col((e) => e.targetHost),
         col((e) => e.status ?? null), col((e) => e.durationMs), col((e) => e.outcome), col((e) => e.errorClass ?? null),
         col((e) => e.errorMessage ?? null), col((e) => new Date(e.attemptedAt)), col(endOf),
         col((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), col((e) => e.final),
+        col((e) => (e.response ? JSON.stringify(e.response) : null)),
       ],
     );
   }

@@ -6,6 +6,7 @@ const PATH_ID_SCHEMAS: Record<string, { type: 'string'; format?: string; pattern
   workspaceId: { type: 'string', format: 'uuid' },
   tokenId: { type: 'string', format: 'uuid' },
   goalId: { type: 'string', format: 'uuid' },
+  recoveryId: { type: 'string', format: 'uuid' },
   resultId: { type: 'string', pattern: RESULT_ID_PATTERN.source },
 };
 

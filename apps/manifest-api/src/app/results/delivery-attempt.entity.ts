@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { AttemptOutcome } from '@owd/events';
+import type { AttemptOutcome, AttemptResponse } from '@owd/events';
 import { SERVICE_SCHEMA } from '../../database/schema';
 
 /** One delivery.attempted, as the result panel shows it. */
@@ -20,4 +20,6 @@ export class DeliveryAttemptEntity {
   @Column({ name: 'ended_at', type: 'timestamptz' }) endedAt!: Date;
   @Column({ name: 'next_attempt_at', type: 'timestamptz', nullable: true }) nextAttemptAt!: Date | null;
   @Column('boolean') final!: boolean;
+  /** The receiver's answer as the dispatcher kept it; null without an answer or before it was recorded. */
+  @Column({ type: 'jsonb', nullable: true }) response!: AttemptResponse | null;
 }

@@ -27,6 +27,18 @@ export class ResultStateView {
   @ApiProperty({ format: 'date-time' }) updatedAt!: string;
 }
 
+/** The receiver's answer to an attempt, bounded; the body is text as received, to be shown escaped. */
+export class AttemptResponseView {
+  @ApiProperty({
+    type: 'object', additionalProperties: { type: 'string' }, example: { 'content-type': 'application/json', 'x-request-id': 'rq-81f2' },
+    description: 'Response headers (lower-case names) in the order received, up to 4 KiB; repeated headers joined with ", "',
+  })
+  headers!: Record<string, string>;
+  @ApiProperty({ maxLength: 4096, example: '{"error":"field desk is required"}', description: 'The first 4 KiB of the body as UTF-8 text, never decompressed' })
+  body!: string;
+  @ApiProperty({ description: 'True when the body or the headers were longer than what is kept' }) truncated!: boolean;
+}
+
 export class AttemptView {
   @ApiProperty({ format: 'uuid' }) deliveryId!: string;
   @ApiProperty() revision!: number;
@@ -42,12 +54,15 @@ export class AttemptView {
   endedAt!: string;
   @ApiProperty({ type: String, nullable: true, format: 'date-time' }) nextAttemptAt!: string | null;
   @ApiProperty({ description: 'No automatic attempt follows' }) final!: boolean;
+  @ApiProperty({ type: AttemptResponseView, nullable: true, description: "The receiver's answer; null when none arrived (timeout, connection failure, not sent)" })
+  response!: AttemptResponseView | null;
 
   static of(a: DeliveryAttemptEntity): AttemptView {
     return {
       deliveryId: a.deliveryId, revision: a.revision, attempt: a.attempt, targetHost: a.targetHost, status: a.status,
       durationMs: a.durationMs, outcome: a.outcome, errorClass: a.errorClass, errorMessage: a.errorMessage,
       attemptedAt: a.attemptedAt.toISOString(), endedAt: a.endedAt.toISOString(), nextAttemptAt: a.nextAttemptAt?.toISOString() ?? null, final: a.final,
+      response: a.response,
     };
   }
 }

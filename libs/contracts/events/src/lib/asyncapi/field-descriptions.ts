@@ -75,6 +75,9 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
       'When the next automatic attempt is due: endedAt plus the retry delay (spec §3: about 1 minute, then about 5 minutes ' +
       'after the failure); null when this attempt ended the delivery.',
     conflictRevision: 'The revision a 409 answer reported (spec §4.1); null otherwise.',
+    response:
+      "The receiver's answer: its headers (up to 4 KiB, repeated ones joined with \", \") and the first 4 KiB of its body as " +
+      'UTF-8 text, never decompressed; truncated says something was cut. Null when no answer arrived; absent in events written before it existed.',
     final: 'True when no further automatic attempt follows (delivered, failed, permanent, refused, conflict).',
   },
 };

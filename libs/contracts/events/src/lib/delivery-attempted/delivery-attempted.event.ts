@@ -1,5 +1,6 @@
+import { Type } from 'class-transformer';
 import {
-  IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUUID, Max, Min, MinLength,
+  IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, IsUUID, Max, MaxLength, Min, MinLength, ValidateNested,
 } from 'class-validator';
 import { IsNullable, IsUtcTimestamp } from '../formats/format.decorators';
 import { defineEvent } from '../envelope/event-definition';
@@ -7,6 +8,13 @@ import { TOPICS } from '../topics';
 
 export const ATTEMPT_OUTCOMES = ['delivered', 'retriable', 'permanent', 'conflict', 'refused'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** The receiver's answer as an attempt keeps it: bounded (4 KiB of headers, the first 4 KiB of the body). */
+export class AttemptResponse {
+  @IsObject() headers!: Record<string, string>;
+  @IsString() @MaxLength(4096) body!: string;
+  @IsBoolean() truncated!: boolean;
+}
 
 /** One attempt and its outcome (public: consumed by other systems, see docs/asyncapi.yaml). */
 export class DeliveryAttemptedPayload {
@@ -32,6 +40,8 @@ export class DeliveryAttemptedPayload {
   @IsNullable() @IsUtcTimestamp() nextAttemptAt!: string | null;
   /** The revision a 409 answer reported (§4.1); null otherwise. */
   @IsNullable() @IsInt() conflictRevision!: number | null;
+  /** The receiver's answer (headers and the start of the body); null without one. Optional so older events still parse. */
+  @IsOptional() @ValidateNested() @Type(() => AttemptResponse) response?: AttemptResponse | null;
   /** True when no further automatic attempt follows (delivered, failed, permanent, conflict). */
   @IsBoolean() final!: boolean;
 }
