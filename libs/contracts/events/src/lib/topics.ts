@@ -10,7 +10,7 @@ export const TOPICS = {
   GOAL_CHANGED: 'goal.changed',
   /** manifest-api → payload-builder, notifier: a goal's content contract was established or changed. */
   CONTRACT_CHANGED: 'contract.changed',
-  /** manifest-api → notifier: a receiver's capability report, emitted on every report (latest one wins). */
+  /** manifest-api → notifier: a capability report of the receiver or a plugin (`source`), emitted on every report; the notifier keeps each source's latest. */
   CAPABILITY_REPORTED: 'capability.reported',
   /** payload-builder → dispatcher (internal): frozen payload bytes of one revision, ready to send. */
   DELIVERY_REQUESTED: 'delivery.requested',
