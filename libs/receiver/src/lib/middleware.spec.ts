@@ -1,6 +1,7 @@
-// Real Express (installed with @nestjs/platform-express), so the test covers the framework customers use.
+// Real Express (installed with @nestjs/platform-express) and real Fastify, so the tests cover the frameworks customers use.
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import express from 'express';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fastifyPreHandler, keepRawJson, verifyMiddleware } from './middleware';
@@ -72,32 +73,38 @@ describe('verifyMiddleware', () => {
   });
 });
 
-describe('Fastify helpers', () => {
-  function reply() {
-    const sent: { status?: number; body?: unknown } = {};
-    const r = { code: (status: number) => ((sent.status = status), r), send: (body: unknown) => (sent.body = body) };
-    return { r, sent };
-  }
+describe('Fastify helpers, on a real Fastify server', () => {
+  let url: string;
+  let app: FastifyInstance;
 
-  it('keepRawJson hands the bytes on unparsed', () => {
-    const done = jest.fn();
-    keepRawJson({}, Buffer.from(BODY), done);
-    expect(done).toHaveBeenCalledWith(null, Buffer.from(BODY));
+  beforeAll(async () => {
+    app = Fastify();
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, keepRawJson);
+    app.post('/hook', { preHandler: fastifyPreHandler(SECRET, { now: NOW }) }, async (request) => {
+      const rawBody = (request as typeof request & { rawBody: Buffer }).rawBody;
+      return { body: request.body, raw: rawBody.toString('utf8') };
+    });
+    url = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => app.close());
+
+  const post = (body: string, headers: Record<string, string>) => fetch(`${url}/hook`, { method: 'POST', headers, body });
+
+  it('keeps the bytes, verifies them, and hands the handler the parsed JSON and the raw body', async () => {
+    const res = await post(BODY, signedHeaders(BODY));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ body: { result_id: 'res_1', revision: 3 }, raw: BODY });
   });
 
-  it('fastifyPreHandler verifies the kept bytes and replaces body with the parsed JSON', async () => {
-    const request: { headers: Record<string, string>; body?: unknown; rawBody?: Buffer } = { headers: signedHeaders(BODY), body: Buffer.from(BODY) };
-    const { r, sent } = reply();
-    await fastifyPreHandler(SECRET, { now: NOW })(request, r);
-    expect(sent).toEqual({});
-    expect(request.body).toEqual({ result_id: 'res_1', revision: 3 });
-    expect(request.rawBody).toEqual(Buffer.from(BODY));
+  it('answers 401 with the reason for a tampered body, before the handler runs', async () => {
+    const res = await post(BODY.replace('3', '4'), signedHeaders(BODY));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: 'signature_mismatch' });
   });
 
-  it('fastifyPreHandler answers 401 with the reason for a tampered body', async () => {
-    const request = { headers: signedHeaders(BODY), body: Buffer.from(BODY.replace('3', '4')) };
-    const { r, sent } = reply();
-    await fastifyPreHandler(SECRET, { now: NOW })(request, r);
-    expect(sent).toEqual({ status: 401, body: { error: 'signature_mismatch' } });
+  it('answers 400 for a signed body that is not JSON', async () => {
+    const res = await post('not json', signedHeaders('not json'));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'invalid_json' });
   });
 });
