@@ -12,7 +12,7 @@ import type { DeliverySettings } from '../src/app/delivery/delivery.settings';
 import type { ClaimedWork } from '../src/app/delivery/work-queue.repository';
 
 const answered = (status: number): AttemptResult => ({
-  status, headers: {}, body: 'ok', bodyTruncated: false, durationMs: 4, targetHost: 'cms.example.com', refusedRule: null,
+  status, headers: {}, body: 'ok', bodyBytes: Buffer.from('ok'), bodyTruncated: false, durationMs: 4, targetHost: 'cms.example.com', refusedRule: null,
   outcome: status < 300 ? 'delivered' : 'retriable', errorClass: status < 300 ? null : 'http_status', errorMessage: null, conflictRevision: null,
 });
 
@@ -81,14 +81,16 @@ describe('attempt recorder', () => {
     expect(events.map((e) => JSON.parse(e.value).eventId).sort()).toEqual(rows.map((r) => r.event_id).sort());
   });
 
-  it("puts the receiver's answer on the event, with NUL (which PostgreSQL text cannot hold) replaced, and none without an answer", async () => {
+  it("puts the receiver's answer on the event as received: text as text, bytes with NUL in base64, NUL in headers replaced; none without an answer", async () => {
     const [withAnswer, without] = await Promise.all([claimed(), claimed()]);
     const times = { attemptedAt: new Date(), endedAt: new Date() };
-    const answer = { ...answered(400), outcome: 'permanent' as const, headers: { 'x-note': 'a\u0000b', 'set-cookie': ['a=1', 'b=2'] }, body: 'bad\u0000input' };
-    const noAnswer = { ...answered(503), status: null, body: '', errorClass: 'timeout' };
+    const answer = { ...answered(400), outcome: 'permanent' as const, headers: { 'x-note': 'a\u0000b', 'set-cookie': ['a=1', 'b=2'] }, body: 'bad\u0000input', bodyBytes: Buffer.from('bad\u0000input') };
+    const noAnswer = { ...answered(503), status: null, body: '', bodyBytes: Buffer.alloc(0), errorClass: 'timeout' };
     const [a, b] = await Promise.all([recorder.record(withAnswer.work, answer, times), recorder.record(without.work, noAnswer, times)]);
 
-    expect(a?.payload.response).toEqual({ headers: { 'x-note': 'a\uFFFDb', 'set-cookie': 'a=1, b=2' }, body: 'bad\uFFFDinput', truncated: false });
+    expect(a?.payload.response).toEqual({
+      headers: { 'x-note': 'a\uFFFDb', 'set-cookie': 'a=1, b=2' }, body: Buffer.from('bad\u0000input').toString('base64'), bodyEncoding: 'base64', truncated: false,
+    });
     expect(b?.payload.response).toBeNull();
   });
 

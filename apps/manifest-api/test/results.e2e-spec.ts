@@ -131,7 +131,7 @@ describe('manifest-api results', () => {
     expect((await until('queued')).body.state.deliveryId).toBe(deliveryId);
 
     const endedAt = new Date(Date.now() + 30_000).toISOString();
-    const response = { headers: { 'content-type': 'text/html', 'retry-after': '60' }, body: '<h1>down</h1>\u0007', truncated: true };
+    const response = { headers: { 'content-type': 'text/html', 'retry-after': '60' }, body: '<h1>down</h1>\u0007', bodyEncoding: 'utf-8' as const, truncated: true };
     await producer.emit(DeliveryAttempted, attempt(1, { endedAt, response }), { correlationId: resultId });
     expect((await until('retry_scheduled')).body.state.lastError).toMatchObject({ status: 503, outcome: 'retriable' });
     await producer.emit(DeliveryAttempted, attempt(2, {}), { correlationId: resultId });

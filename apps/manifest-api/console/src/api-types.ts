@@ -141,7 +141,7 @@ export interface Attempt {
   nextAttemptAt: string | null;
   final: boolean;
   /** The receiver's answer: headers and the first 4 KiB of the body, as received (shown as text, never as HTML). */
-  response: { headers: Record<string, string>; body: string; truncated: boolean } | null;
+  response: { headers: Record<string, string>; body: string; bodyEncoding: 'utf-8' | 'base64'; truncated: boolean } | null;
 }
 
 export interface Result extends ResultSummary {

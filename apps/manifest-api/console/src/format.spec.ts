@@ -1,4 +1,4 @@
-import { formatDuration, hostOf, isMoving, prettyBody, stateLabel, stateTone, statusText } from './format';
+import { escapedBytes, formatDuration, hostOf, isMoving, prettyBody, stateLabel, stateTone, statusText } from './format';
 
 describe('console formatting', () => {
   it('names every result state and gives failures and successes their tone', () => {
@@ -34,5 +34,12 @@ describe('console formatting', () => {
   it('shortens a URL to its host', () => {
     expect(hostOf('https://cms.example.com:8443/hooks/owd?x=1')).toBe('cms.example.com:8443');
     expect(hostOf('not a url')).toBe('not a url');
+  });
+});
+
+describe('escapedBytes', () => {
+  it('shows printable ASCII and line breaks as they are and every other byte as \\xNN', () => {
+    const base64 = btoa(String.fromCharCode(0x89, 0x50, 0x4e, 0x47, 0x0a, 0x00, 0xff, 0x41));
+    expect(escapedBytes(base64)).toBe('\\x89PNG\n\\x00\\xffA');
   });
 });

@@ -97,3 +97,17 @@ const HTTP_REASONS: Record<number, string> = {
   415: 'Unsupported Media Type', 422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error',
   502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
+
+/**
+ * Bytes that are not UTF-8 text (base64 from the API), shown as text: printable ASCII, tabs and line breaks as
+ * they are, every other byte as `\xNN`, so nothing is decoded by guesswork.
+ */
+export function escapedBytes(base64: string): string {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  let text = '';
+  for (const b of bytes) {
+    text += (b >= 0x20 && b < 0x7f) || b === 0x09 || b === 0x0a || b === 0x0d
+      ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  }
+  return text;
+}

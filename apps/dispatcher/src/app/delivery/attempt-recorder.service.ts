@@ -41,7 +41,7 @@ function storableResponse(result: AttemptResult): DeliveryAttemptedPayload['resp
   const preview = responsePreview(result);
   if (!preview) return null;
   const headers = Object.fromEntries(Object.entries(preview.headers).map(([name, value]) => [name, storable(value) as string]));
-  return { headers, body: storable(preview.body) as string, truncated: preview.truncated };
+  return { headers, body: preview.body, bodyEncoding: preview.bodyEncoding, truncated: preview.truncated };
 }
 
 /**

@@ -29,7 +29,7 @@ export const NOT_SENT = {
 /** A permanent failure decided before any byte was sent. */
 export function notSent(targetHost: string, errorClass: string, errorMessage: string): AttemptResult {
   return {
-    status: null, headers: {}, body: '', bodyTruncated: false, durationMs: 0, outcome: 'permanent',
+    status: null, headers: {}, body: '', bodyBytes: Buffer.alloc(0), bodyTruncated: false, durationMs: 0, outcome: 'permanent',
     errorClass, errorMessage, conflictRevision: null, targetHost, refusedRule: null,
   };
 }

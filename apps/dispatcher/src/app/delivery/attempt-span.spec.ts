@@ -10,7 +10,7 @@ const CONSUMER_SPAN = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 function answered(status: number, outcome: AttemptResult['outcome'], errorClass: string | null): AttemptResult {
   return {
-    status, headers: { 'set-cookie': 'session=secret' }, body: 'receiver body', bodyTruncated: false, durationMs: 12, outcome,
+    status, headers: { 'set-cookie': 'session=secret' }, body: 'receiver body', bodyBytes: Buffer.from('receiver body'), bodyTruncated: false, durationMs: 12, outcome,
     errorClass, errorMessage: errorClass && 'the receiver said: token abc', conflictRevision: null, targetHost: 'hooks.example.com', refusedRule: null,
   };
 }

@@ -1,6 +1,6 @@
 import type { Attempt, Revision } from '../api-types';
 import { h } from '../dom';
-import { formatDateTime, formatDuration, outcomeLabel, outcomeTone, statusText } from '../format';
+import { escapedBytes, formatDateTime, formatDuration, outcomeLabel, outcomeTone, statusText } from '../format';
 import { badge, dl } from '../ui';
 
 /** Every delivery attempt of a result, oldest first. */
@@ -23,12 +23,14 @@ export function attemptsTable(attempts: Attempt[]): HTMLElement {
 /** The receiver's headers and body start, as text (escaped by the DOM), folded away until asked for. */
 function answer(a: Attempt): HTMLElement {
   if (!a.response) return h('span', { class: 'muted' }, 'No answer');
-  const { headers, body, truncated } = a.response;
+  const { headers, body, bodyEncoding, truncated } = a.response;
   const headerText = Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\n');
+  const text = bodyEncoding === 'base64' ? escapedBytes(body) : body;
+  const size = bodyEncoding === 'base64' ? `${atob(body).length} bytes, not UTF-8 text: shown as \\xNN where not printable` : `${body.length} chars`;
   return h('details', { class: 'answer', 'data-testid': 'answer' },
-    h('summary', {}, body ? `Body (${body.length} chars${truncated ? ', cut' : ''})` : 'Headers'),
+    h('summary', {}, body ? `Body (${size}${truncated ? ', cut' : ''})` : 'Headers'),
     h('pre', { class: 'code', 'aria-label': 'Response headers' }, headerText || '(no headers)'),
-    body ? h('pre', { class: 'code', 'aria-label': 'Response body' }, body) : null,
+    body ? h('pre', { class: 'code', 'aria-label': 'Response body' }, text) : null,
     truncated ? h('div', { class: 'muted small' }, 'Only the first 4 KiB are kept.') : null);
 }
 

@@ -34,8 +34,13 @@ export class AttemptResponseView {
     description: 'Response headers (lower-case names) in the order received, up to 4 KiB; repeated headers joined with ", "',
   })
   headers!: Record<string, string>;
-  @ApiProperty({ maxLength: 4096, example: '{"error":"field desk is required"}', description: 'The first 4 KiB of the body as UTF-8 text, never decompressed' })
+  @ApiProperty({
+    maxLength: 5464, example: '{"error":"field desk is required"}',
+    description: 'The first 4 KiB of the body exactly as received, never decompressed: text when `bodyEncoding` is `utf-8`, otherwise base64 of the bytes',
+  })
   body!: string;
+  @ApiProperty({ enum: ['utf-8', 'base64'], example: 'utf-8', description: '`utf-8`: the bytes are UTF-8 text (without NUL); `base64`: they are not, and `body` holds them in base64' })
+  bodyEncoding!: 'utf-8' | 'base64';
   @ApiProperty({ description: 'True when the body or the headers were longer than what is kept' }) truncated!: boolean;
 }
 

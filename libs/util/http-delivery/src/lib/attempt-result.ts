@@ -36,6 +36,8 @@ export interface AttemptResult extends Classification {
   headers: Record<string, string | string[]>;
   /** Response body as UTF-8, at most `maxResponseBytes` bytes of it, never decompressed. */
   body: string;
+  /** The same bytes as received (`body` decodes them, a stray byte as U+FFFD). */
+  bodyBytes: Buffer;
   bodyTruncated: boolean;
   durationMs: number;
   /** host[:port] of the URL the request went to ('' when the URL could not be parsed). */

@@ -14,6 +14,6 @@ export function refusedAttempt(url: string, rule: string, reason: string): Attem
   }
   return {
     ...refused(rule, reason),
-    status: null, headers: {}, body: '', bodyTruncated: false, durationMs: 0, targetHost,
+    status: null, headers: {}, body: '', bodyBytes: Buffer.alloc(0), bodyTruncated: false, durationMs: 0, targetHost,
   };
 }

@@ -62,7 +62,7 @@ export async function sendAttempt(input: SendAttemptInput): Promise<AttemptResul
     const { bytes, truncated } = await readCapped(response.body, maxResponseBytes);
     const body = bytes.toString('utf8');
     const verdict = classifyResponse({ status, body, location: firstValue(headers['location']), requestUrl: input.url });
-    return { ...verdict, status, headers, body, bodyTruncated: truncated, durationMs: elapsed(), targetHost, refusedRule: null };
+    return { ...verdict, status, headers, body, bodyBytes: bytes, bodyTruncated: truncated, durationMs: elapsed(), targetHost, refusedRule: null };
   } catch (error: unknown) {
     const verdict = classifyError(error, {
       timedOut: deadline.signal.aborted,
@@ -77,7 +77,7 @@ export async function sendAttempt(input: SendAttemptInput): Promise<AttemptResul
 
 function empty(targetHost: string): AttemptResult {
   return {
-    status: null, headers: {}, body: '', bodyTruncated: false, durationMs: 0, outcome: 'permanent',
+    status: null, headers: {}, body: '', bodyBytes: Buffer.alloc(0), bodyTruncated: false, durationMs: 0, outcome: 'permanent',
     errorClass: null, errorMessage: null, conflictRevision: null, targetHost, refusedRule: null,
   };
 }

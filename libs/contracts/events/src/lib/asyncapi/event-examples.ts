@@ -66,7 +66,7 @@ export const EVENT_EXAMPLES: readonly EventExample[] = [
     deliveryId, resultId, goalId, workspaceId, revision: 2, series: 1, attempt: 1, targetHost: 'cms.example.com', status: 503,
     durationMs: 412, outcome: 'retriable', errorClass: 'server_error', errorMessage: 'receiver answered 503',
     attemptedAt: '2026-11-21T10:00:00.120Z', endedAt: '2026-11-21T10:00:00.532Z', nextAttemptAt: '2026-11-21T10:01:00.532Z', conflictRevision: null,
-    response: { headers: { 'content-type': 'text/plain', 'retry-after': '60' }, body: 'maintenance until 10:05', truncated: false },
+    response: { headers: { 'content-type': 'text/plain', 'retry-after': '60' }, body: 'maintenance until 10:05', bodyEncoding: 'utf-8', truncated: false },
     final: false,
   }),
 ];

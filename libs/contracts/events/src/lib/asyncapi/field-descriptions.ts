@@ -76,8 +76,9 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
       'after the failure); null when this attempt ended the delivery.',
     conflictRevision: 'The revision a 409 answer reported (spec §4.1); null otherwise.',
     response:
-      "The receiver's answer: its headers (up to 4 KiB, repeated ones joined with \", \") and the first 4 KiB of its body as " +
-      'UTF-8 text, never decompressed; truncated says something was cut. Null when no answer arrived; absent in events written before it existed.',
+      "The receiver's answer: its headers (up to 4 KiB, repeated ones joined with \", \") and the first 4 KiB of its body exactly " +
+      'as received, never decompressed: text when bodyEncoding is utf-8 (the bytes are UTF-8 without NUL), else the bytes in base64; ' +
+      'truncated says something was cut. Null when no answer arrived; absent in events written before it existed.',
     final: 'True when no further automatic attempt follows (delivered, failed, permanent, refused, conflict).',
   },
 };

@@ -9,10 +9,14 @@ import { TOPICS } from '../topics';
 export const ATTEMPT_OUTCOMES = ['delivered', 'retriable', 'permanent', 'conflict', 'refused'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
+export const ANSWER_BODY_ENCODINGS = ['utf-8', 'base64'] as const;
+
 /** The receiver's answer as an attempt keeps it: bounded (4 KiB of headers, the first 4 KiB of the body). */
 export class AttemptResponse {
   @IsObject() headers!: Record<string, string>;
-  @IsString() @MaxLength(4096) body!: string;
+  /** The kept bytes as received: text when they are UTF-8 without NUL, else base64 (4 KiB take 5,464 characters). */
+  @IsString() @MaxLength(5464) body!: string;
+  @IsIn(ANSWER_BODY_ENCODINGS) bodyEncoding!: (typeof ANSWER_BODY_ENCODINGS)[number];
   @IsBoolean() truncated!: boolean;
 }
 
