@@ -79,6 +79,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       deliveryId: d.deliveryId, resultId: d.resultId, goalId, workspaceId, revision: 4, series: 1, attempt: 1, targetHost: `127.0.0.1:${r.port}`,
       status: 200, durationMs: expect.any(Number), outcome: 'delivered', errorClass: null, errorMessage: null,
       attemptedAt: expect.any(String), endedAt: expect.any(String), nextAttemptAt: null, conflictRevision: null, final: true,
+      response: { headers: expect.objectContaining({ 'content-type': 'application/json' }), body: '{"ok":true}', bodyEncoding: 'utf-8', truncated: false },
     });
     expect(r.requests).toHaveLength(1);
     expect(r.requests[0].path).toBe('/hooks/in?token=abc');
