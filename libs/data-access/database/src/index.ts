@@ -5,4 +5,5 @@ export * from './lib/database.module';
 export * from './lib/unavailable';
 export * from './lib/after-commit';
 export * from './lib/transaction-scope';
+export * from './lib/group-commit';
 export * from './lib/statement-metrics';

@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { GroupCommit } from '@owd/database';
 import { DeliveryAttempted, type DeliveryAttemptedPayload } from '@owd/events';
 import { responsePreview, type AttemptResult } from '@owd/http-delivery';
 import { captureTraceContext, Outbox } from '@owd/kafka';
@@ -27,8 +28,6 @@ interface Pending {
   result: AttemptResult;
   times: AttemptTimes;
   trace: Record<string, string>;
-  done: (recorded: RecordedAttempt | null) => void;
-  failed: (err: unknown) => void;
 }
 
 /** PostgreSQL text cannot hold NUL; a receiver's bytes must never make the record fail (and the attempt repeat). */
@@ -54,39 +53,19 @@ function storableResponse(result: AttemptResult): DeliveryAttemptedPayload['resp
  */
 @Injectable()
 export class AttemptRecorder {
-  private readonly logger = new Logger(AttemptRecorder.name);
-  private queue: Pending[] = [];
-  private flushing = false;
+  private readonly batches: GroupCommit<Pending, RecordedAttempt | null>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly outbox: Outbox,
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
-  ) {}
-
-  record(work: ClaimedWork, result: AttemptResult, times: AttemptTimes): Promise<RecordedAttempt | null> {
-    return new Promise((done, failed) => {
-      // The trace the attempt ran in: its delivery.attempted event continues it, whichever attempt starts the batch.
-      this.queue.push({ work, result, times, trace: captureTraceContext(), done, failed });
-      if (!this.flushing) void this.flush();
-    });
+  ) {
+    this.batches = new GroupCommit(dataSource, (manager, batch) => this.write(manager, batch), { what: 'attempts', maxBatch: MAX_BATCH });
   }
 
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      try {
-        const recorded = await this.dataSource.transaction((manager) => this.write(manager, batch));
-        batch.forEach((p, i) => p.done(recorded[i]));
-      } catch (err) {
-        if (batch.length > 1) this.logger.warn({ msg: 'recording a batch of attempts failed; recording them one by one', attempts: batch.length, err });
-        for (const p of batch) {
-          await this.dataSource.transaction((manager) => this.write(manager, [p])).then(([r]) => p.done(r), p.failed);
-        }
-      }
-    }
-    this.flushing = false;
+  record(work: ClaimedWork, result: AttemptResult, times: AttemptTimes): Promise<RecordedAttempt | null> {
+    // The trace the attempt ran in: its delivery.attempted event continues it, whichever attempt starts the batch.
+    return this.batches.submit({ work, result, times, trace: captureTraceContext() });
   }
 
   private async write(manager: EntityManager, batch: readonly Pending[]): Promise<(RecordedAttempt | null)[]> {

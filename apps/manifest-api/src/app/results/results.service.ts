@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ResultRevised } from '@owd/events';
-import { Outbox } from '@owd/kafka';
+import { GroupCommit } from '@owd/database';
+import { captureTraceContext, Outbox, type TraceCarrier } from '@owd/kafka';
 import { GoalStore } from '../goals/goal-store.service';
 import { problems } from '../http/problem';
 import type { ResultContentDto, ReviseContentDto } from './dto/result-content.dto';
@@ -23,37 +24,64 @@ export interface Intake {
 
 const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
 
+/** A new result's first revision, as written: the row, its revision and its result.revised event. */
+interface NewRevision {
+  result: ResultEntity;
+  ids: RevisionIds;
+  now: Date;
+  /** The request's trace, which the event continues (the batch is written outside it). */
+  trace: TraceCarrier;
+}
+
+/** Most new results written in one transaction. */
+const MAX_INTAKE_BATCH = 100;
+
 /** Result intake and content changes; every accepted content is a revision and a result.revised event. */
 @Injectable()
 export class ResultsService {
+  /** Concurrent submissions are written together: one transaction and three statements per batch, not per result. */
+  private readonly intakes: GroupCommit<NewRevision, ResultEntity>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
     private readonly goals: GoalStore,
     private readonly store: ResultStore,
     @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  ) {
+    this.intakes = new GroupCommit(dataSource, (m, batch) => this.insertNew(m, batch), { what: 'new results', maxBatch: MAX_INTAKE_BATCH });
+  }
 
   async intake(workspaceId: string, goalId: string, dto: ResultContentDto, idempotencyKey?: string): Promise<Intake> {
     const now = new Date();
+    const goal = await this.goals.find(workspaceId, goalId);
+    const content = normalizeContent(dto, { sourceLang: goal.sourceLang, executedAt: now.toISOString() });
+    assertContent(content, []);
+    const id = newId('res');
+    const result: ResultEntity = {
+      id, goalId, workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {},
+      approvedRevision: null, createdAt: now, updatedAt: now, ...freshState(1, now),
+    };
+    const ids: RevisionIds = { resultId: id, revision: 1, workflowExecution: id, parentExecution: null, newArticles: [] };
+    const first: NewRevision = { result, ids, now, trace: captureTraceContext() };
+    if (idempotencyKey === undefined) return { result: await this.intakes.submit(first), replayed: false };
+    // With a key, the key and the result are written in one transaction of their own: a concurrent duplicate waits
+    // for it on the key's row and then answers with this result.
     return this.dataSource.transaction(async (m) => {
-      const goal = await this.goals.find(workspaceId, goalId, m);
       const fingerprint = requestFingerprint(dto);
-      const content = normalizeContent(dto, { sourceLang: goal.sourceLang, executedAt: now.toISOString() });
-      assertContent(content, []);
-      const id = newId('res');
-      if (idempotencyKey !== undefined) {
-        const first = await claimIdempotencyKey(m, { workspaceId, goalId, key: idempotencyKey, fingerprint, resultId: id, now: this.clock.now() });
-        if (first !== undefined) return { result: await this.store.find(workspaceId, first, m), replayed: true };
-      }
-      const result: ResultEntity = {
-        id, goalId, workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {},
-        approvedRevision: null, createdAt: now, updatedAt: now, ...freshState(1, now),
-      };
-      await m.getRepository(ResultEntity).insert(result);
-      await this.recordRevision(m, result, { resultId: id, revision: 1, workflowExecution: id, parentExecution: null, newArticles: [] }, now);
+      const earlier = await claimIdempotencyKey(m, { workspaceId, goalId, key: idempotencyKey, fingerprint, resultId: id, now: this.clock.now() });
+      if (earlier !== undefined) return { result: await this.store.find(workspaceId, earlier, m), replayed: true };
+      await this.insertNew(m, [first]);
       return { result, replayed: false };
     });
+  }
+
+  /** New results with their first revisions and events: one insert of each, whatever the number. */
+  private async insertNew(m: EntityManager, batch: readonly NewRevision[]): Promise<ResultEntity[]> {
+    const results = batch.map((b) => b.result);
+    await m.getRepository(ResultEntity).insert(results);
+    await this.recordRevisions(m, batch);
+    return results;
   }
 
   /** A repeated PUT of the same content (and no new articles) is not a change: no revision, no event. */
@@ -76,24 +104,31 @@ export class ResultsService {
         content, updatedAt: now, ...freshState(ids.revision, now),
       };
       await m.getRepository(ResultEntity).save(next);
-      await this.recordRevision(m, next, ids, now);
+      await this.recordRevisions(m, [{ result: next, ids, now, trace: captureTraceContext() }]);
       return next;
     });
   }
 
-  private async recordRevision(m: EntityManager, result: ResultEntity, ids: RevisionIds, now: Date): Promise<void> {
-    const textOnlyChange = ids.revision > 1 && ids.newArticles.length === 0;
-    await m.getRepository(ResultRevisionEntity).insert({
+  /** The revisions' rows in one insert and their result.revised events in one outbox write. */
+  private async recordRevisions(m: EntityManager, revisions: readonly NewRevision[]): Promise<void> {
+    const rows = revisions.map(({ result, ids, now }) => ({
       resultId: ids.resultId, revision: ids.revision, announcedRevision: ids.revision, resendOf: null,
       workflowExecution: ids.workflowExecution, parentExecution: ids.parentExecution,
-      textOnlyChange, newArticles: ids.newArticles, content: result.content, createdAt: now,
-    });
-    await this.outbox.add(m, ResultRevised, {
-      resultId: result.id, goalId: result.goalId, workspaceId: result.workspaceId, revision: ids.revision, textOnlyChange,
-      content: { ...revisionInput(ids, result.content) }, fieldValues: result.fieldValues,
-    }, { correlationId: result.id });
+      textOnlyChange: isTextOnlyChange(ids), newArticles: ids.newArticles, content: result.content, createdAt: now,
+    }));
+    await m.getRepository(ResultRevisionEntity).insert(rows);
+    await this.outbox.addMany(m, ResultRevised, revisions.map(({ result, ids, trace }) => ({
+      payload: {
+        resultId: result.id, goalId: result.goalId, workspaceId: result.workspaceId, revision: ids.revision,
+        textOnlyChange: isTextOnlyChange(ids), content: { ...revisionInput(ids, result.content) }, fieldValues: result.fieldValues,
+      },
+      context: { correlationId: result.id },
+      trace,
+    })));
   }
 }
+
+const isTextOnlyChange = (ids: RevisionIds): boolean => ids.revision > 1 && ids.newArticles.length === 0;
 
 function assertContent(content: StoredContent, newArticles: readonly string[]): void {
   const errors = contentRuleErrors(content, newArticles);
