@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloudevents';
-import { DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
+import { DeliveryAttempted, DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
 import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { receiverPool } from './support/receivers';
@@ -102,7 +102,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     if (!(event instanceof CloudEvent)) throw new Error('a binary-mode message is one event, not a batch');
     expect(event.validate()).toBe(true);
     expect(event).toMatchObject({
-      specversion: '1.0', id: envelope.eventId, source: '/outbound-delivery/dispatcher', type: 'delivery.attempted',
+      specversion: '1.0', id: envelope.eventId, source: '/outbound-delivery/dispatcher', type: DeliveryAttempted.type,
       time: envelope.occurredAt, subject: d.resultId, datacontenttype: 'application/json', partitionkey: d.resultId,
     });
     expect(event.data).toEqual(JSON.parse(message.raw));

@@ -47,12 +47,13 @@ export const invalidCursor = () => new ProblemException({
   errors: [{ field: 'cursor', message: 'cursor must be the nextCursor of a page of this list' }],
 });
 
-export function encodeCursor([time, id]: SortKey): string {
-  return Buffer.from(JSON.stringify([time.toISOString(), id])).toString('base64url');
+/** The opaque form of a position in a list: a time (as text) and the id that breaks ties. */
+export function encodeCursorKey(time: string, id: string): string {
+  return Buffer.from(JSON.stringify([time, id])).toString('base64url');
 }
 
-/** The sort key a cursor names; anything else (also another list's cursor, by its id pattern) is a 400. */
-export function decodeCursor(cursor: string, idPattern: RegExp): SortKey {
+/** The (time text, id) a cursor names; anything else (also another list's cursor, by its id pattern) is a 400. */
+export function decodeCursorKey(cursor: string, idPattern: RegExp): [string, string] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -62,6 +63,16 @@ export function decodeCursor(cursor: string, idPattern: RegExp): SortKey {
   if (!Array.isArray(parsed) || parsed.length !== 2) throw invalidCursor();
   const [time, id] = parsed as unknown[];
   if (typeof time !== 'string' || typeof id !== 'string' || !idPattern.test(id)) throw invalidCursor();
+  return [time, id];
+}
+
+export function encodeCursor([time, id]: SortKey): string {
+  return encodeCursorKey(time.toISOString(), id);
+}
+
+/** The sort key a cursor names, its time exactly as a page wrote it. */
+export function decodeCursor(cursor: string, idPattern: RegExp): SortKey {
+  const [time, id] = decodeCursorKey(cursor, idPattern);
   const at = new Date(time);
   if (Number.isNaN(at.getTime()) || at.toISOString() !== time) throw invalidCursor();
   return [at, id];

@@ -1,4 +1,5 @@
-import { problems } from '../http/problem';
+import { decodeCursorKey, encodeCursorKey, invalidCursor } from '../http/pagination';
+import { RESULT_ID_PATTERN } from '../results/result-store.service';
 
 /** Where a page of failures ends: the failure time (PostgreSQL text, microseconds kept) and the result id. */
 export interface FailureCursor {
@@ -7,19 +8,12 @@ export interface FailureCursor {
 }
 
 export function encodeCursor(cursor: FailureCursor): string {
-  return Buffer.from(JSON.stringify([cursor.failedAt, cursor.resultId])).toString('base64url');
+  return encodeCursorKey(cursor.failedAt, cursor.resultId);
 }
 
-/** An opaque cursor the API did not hand out is a 400, never a bad cast in SQL. */
+/** An opaque cursor the API did not hand out is a 400 like on every list, never a bad cast in SQL. */
 export function decodeCursor(text: string): FailureCursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string'
-      && !Number.isNaN(Date.parse(value[0])) && /^res_[0-9a-f]{32}$/.test(value[1])) {
-      return { failedAt: value[0], resultId: value[1] };
-    }
-  } catch {
-    // reported below
-  }
-  throw problems.validation([{ field: 'cursor', message: 'cursor is not one this API handed out' }]);
+  const [failedAt, resultId] = decodeCursorKey(text, RESULT_ID_PATTERN);
+  if (Number.isNaN(Date.parse(failedAt))) throw invalidCursor();
+  return { failedAt, resultId };
 }
