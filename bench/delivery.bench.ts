@@ -124,7 +124,8 @@ async function main(): Promise<void> {
     console.table(steady.latencyMs);
     console.table(Object.fromEntries(SERVICES.map((s) => [s, {
       'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'SQL statements / delivery': steady.databasePerDelivery[s].statements,
-      'commits / delivery': steady.databasePerDelivery[s].commits, 'peak RSS MB': steady.peakRssMb[s],
+      'commits / delivery': steady.databasePerDelivery[s].commits, 'Kafka requests / delivery': steady.databasePerDelivery[s].kafkaRequests,
+      'peak RSS MB': steady.peakRssMb[s],
     }])));
     const services = Object.values(steady.cpuMsPerDelivery).reduce((a, b) => a + b, 0);
     const all = services + Object.values(steady.serverCpuMsPerDelivery).reduce((a, b) => a + b, 0);

@@ -163,10 +163,17 @@ function counterValue(text: string, name: string): number {
   return sum;
 }
 
-const DB_COUNTERS = { statements: 'owd_db_statements_total', commits: 'owd_db_commits_total' } as const;
-type DbCounts = Record<keyof typeof DB_COUNTERS, number>;
+const DB_COUNTERS = { statements: 'owd_db_statements_total', commits: 'owd_db_commits_total', kafkaRequests: 'owd_kafka_requests_total' } as const;
+type DbCounts = Record<keyof typeof DB_COUNTERS, number> & { kafkaByApi?: Record<string, number> };
 
-/** Statements (round trips) and commits each service sent to PostgreSQL over a window, from its /metrics. */
+/** owd_kafka_requests_total by its `api` label. */
+function kafkaRequestsByApi(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const match of text.matchAll(/^owd_kafka_requests_total\{[^}]*api="([^"]+)"[^}]*\} (\S+)$/gm)) out[match[1]] = Number(match[2]);
+  return out;
+}
+
+/** Statements (round trips) and commits each service sent to PostgreSQL, and its requests to Kafka, over a window, from its /metrics. */
 export class DatabaseMeter {
   private atStart = new Map<string, DbCounts>();
 
@@ -174,21 +181,26 @@ export class DatabaseMeter {
 
   private async read(url: string): Promise<DbCounts> {
     const text = await (await fetch(url)).text();
-    return { statements: counterValue(text, DB_COUNTERS.statements), commits: counterValue(text, DB_COUNTERS.commits) };
+    return {
+      statements: counterValue(text, DB_COUNTERS.statements), commits: counterValue(text, DB_COUNTERS.commits),
+      kafkaRequests: counterValue(text, DB_COUNTERS.kafkaRequests), kafkaByApi: kafkaRequestsByApi(text),
+    };
   }
 
   async start(): Promise<void> {
     for (const [name, url] of Object.entries(this.metricsUrls)) this.atStart.set(name, await this.read(url));
   }
 
-  /** Per service, statements and commits since start() divided by `units`, one decimal. */
+  /** Per service, statements, commits and Kafka requests since start() divided by `units`, one decimal. */
   async perUnit(units: number): Promise<Record<string, DbCounts>> {
     const out: Record<string, DbCounts> = {};
     for (const [name, url] of Object.entries(this.metricsUrls)) {
       const now = await this.read(url);
-      const start = this.atStart.get(name) ?? { statements: 0, commits: 0 };
-      const per = (k: keyof DbCounts) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
-      out[name] = { statements: per('statements'), commits: per('commits') };
+      const start = this.atStart.get(name) ?? { statements: 0, commits: 0, kafkaRequests: 0 };
+      const per = (k: keyof typeof DB_COUNTERS) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
+      const byApi = Object.fromEntries(Object.entries(now.kafkaByApi ?? {}).map(([api, n]) =>
+        [api, units > 0 ? Number(((n - (start.kafkaByApi?.[api] ?? 0)) / units).toFixed(2)) : 0]));
+      out[name] = { statements: per('statements'), commits: per('commits'), kafkaRequests: per('kafkaRequests'), kafkaByApi: byApi };
     }
     return out;
   }

@@ -38,7 +38,9 @@ async function serve() {
   const server = new EmbeddedPostgres({
     databaseDir: dataDir, port, user: 'postgres', password: 'postgres', persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on',
+      // Statement statistics for the bench's report of where PostgreSQL's time goes (pg_stat_statements).
+      '-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'],
     onLog: () => undefined, onError: (e) => process.stderr.write(`${e}\n`),
   });
   if (process.getuid?.() === 0) {

@@ -7,3 +7,4 @@ export * from './lib/after-commit';
 export * from './lib/transaction-scope';
 export * from './lib/group-commit';
 export * from './lib/statement-metrics';
+export * from './lib/prepared-statements';

@@ -1,5 +1,6 @@
 import type { MixedList, EntitySchema } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { PreparingClient } from './prepared-statements';
 import { StatementMetricsSubscriber } from './statement-metrics';
 
 type Constructor = new (...args: never[]) => unknown;
@@ -28,6 +29,12 @@ export function dataSourceOptions(url: string, options: ServiceDatabaseOptions):
     migrationsRun: false,
     // TypeORM's query logger prints every parameter value; failed queries reach the logs as errors, without them.
     logging: false,
-    extra: { max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10), options: `-c search_path=${options.schema}` },
+    extra: {
+      max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10),
+      options: `-c search_path=${options.schema}`,
+      // Repeated statements go as named prepared statements (prepared-statements.ts); off behind a pooler
+      // that cannot keep them (PgBouncer before 1.21 in transaction mode): docs/operations.md.
+      ...(process.env['DATABASE_PREPARED_STATEMENTS'] === 'off' ? {} : { Client: PreparingClient }),
+    },
   };
 }

@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
 import { ConsumerLag } from './consumer-lag';
 import type { EventProducer } from './event-producer';
-import { messagingMetrics } from './metrics';
+import { countKafkaRequests, messagingMetrics } from './metrics';
 import type { TopicNamer } from './topic-namer';
 import { captureTraceContext, eventAttributes, withConsumerSpan, type TraceCarrier } from './trace-context';
 
@@ -106,6 +106,7 @@ export class EventConsumer {
       sessionTimeout: this.spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000,
     });
     this.inGroup = false;
+    countKafkaRequests(consumer);
     consumer.on(consumer.events.GROUP_JOIN, () => { this.inGroup = true; });
     consumer.on(consumer.events.CRASH, () => { this.inGroup = false; });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => this.lag.retain(Object.fromEntries(

@@ -1,6 +1,7 @@
 import type { Span } from '@opentelemetry/api';
 import { Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import { cloudEventHeaders, createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
+import { countKafkaRequests } from './metrics';
 import type { TopicNamer } from './topic-namer';
 import { recordSpanError, startPublishSpan } from './trace-context';
 
@@ -39,6 +40,7 @@ export class EventProducer {
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
+    countKafkaRequests(this.producer);
   }
 
   connect(): Promise<void> {

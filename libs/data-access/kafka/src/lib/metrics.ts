@@ -43,8 +43,18 @@ export const messagingMetrics = {
     help: 'Consumers that crashed on an error kafkajs does not restart by itself and were started again',
     labelNames: ['group'] as const,
   })),
+  kafkaRequests: reuseMetric('owd_kafka_requests_total', () => new Counter({
+    name: 'owd_kafka_requests_total',
+    help: 'Requests sent to Kafka brokers by this process, by API (Produce, Fetch, OffsetCommit, Heartbeat, ...): each one round trip',
+    labelNames: ['api'] as const,
+  })),
   relayErrors: reuseMetric('owd_outbox_relay_errors_total', () => new Counter({
     name: 'owd_outbox_relay_errors_total',
     help: 'Failed outbox relay rounds (the rows stay and are retried)',
   })),
 };
+
+/** Counts every request a kafkajs client (consumer or producer) sends: the bench divides them by deliveries. */
+export function countKafkaRequests(client: { on(event: string, listener: (e: { payload: { apiName: string } }) => void): unknown; events: { REQUEST: string } }): void {
+  client.on(client.events.REQUEST, ({ payload }) => messagingMetrics.kafkaRequests.inc({ api: payload.apiName }));
+}

@@ -40,6 +40,10 @@ export class BaseServiceConfig {
   @Transform(envInt)
   OUTBOX_RETAIN_MS = 3_600_000;
 
+  /** Repeated statements as named prepared statements (@owd/database prepared-statements.ts); off behind a pooler that cannot keep them. */
+  @IsIn(['on', 'off'], { message: 'DATABASE_PREPARED_STATEMENTS must be on or off' })
+  DATABASE_PREPARED_STATEMENTS = 'on';
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
   LOG_LEVEL = 'info';
 
