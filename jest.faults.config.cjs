@@ -8,5 +8,6 @@ module.exports = {
   roots: ['<rootDir>/e2e/faults'],
   testMatch: ['<rootDir>/e2e/faults/**/*.fault-spec.ts'],
   globalSetup: '<rootDir>/e2e/faults/support/global-setup.ts',
-  testTimeout: 240_000,
+  // Longer with FAULT_RESULTS (e2e/faults/support/harness.ts STREAM): the stream, then the settling of every result.
+  testTimeout: 240_000 + Number(process.env.FAULT_RESULTS ?? 300) * 150,
 };

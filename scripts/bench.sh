@@ -9,6 +9,7 @@
 #                      rate: results/s, or half of a steady.json's throughput (default: the newest one); 60 s; 50 goals
 #   npm run bench -- soak [RATE|STEADY_JSON] [MINUTES] [GOALS]
 #                      the same rate by default, 10 min: RSS, CPU per delivery and latency per minute, bookkeeping rows
+#   npm run bench -- idle [SECONDS]                       CPU, statements and Kafka requests per second with nothing to deliver
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -26,19 +27,21 @@ payload() { say "payload builder"; tsx bench/payload.bench.ts "${1:-3}"; }
 steady() { say "raw-post and steady (whole system)"; tsx bench/delivery.bench.ts "$@"; }
 degraded() { say "degraded (whole system, half of steady's rate, misbehaving receivers)"; tsx bench/degraded.bench.ts "$@"; }
 soak() { say "soak (whole system, half of steady's rate, minute by minute)"; tsx bench/soak.bench.ts "$@"; }
+idle() { say "idle (whole system, nothing to deliver)"; tsx bench/idle.bench.ts "$@"; }
 
 case "$scenario" in
   all)
     build
     signer
     payload
+    idle
     steady
     # Half of the throughput steady measured in this run.
     degraded "$BENCH_RESULTS_DIR/steady.json"
     soak "$BENCH_RESULTS_DIR/steady.json"
     ;;
   signer | payload) "$scenario" "$@" ;;
-  steady | degraded | soak) build; "$scenario" "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, steady, degraded or soak" >&2; exit 2 ;;
+  steady | degraded | soak | idle) build; "$scenario" "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded or soak" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"
