@@ -2,7 +2,7 @@ import { Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { Logger } from '@nestjs/common';
 import type { KafkaConnectionSettings } from './kafka.options';
 // Every kafkajs client of the services goes through here: the request queue stops polling when idle.
-import './request-queue-idle';
+import './request-queue-timers';
 
 const logger = new Logger('kafkajs');
 
