@@ -1,5 +1,8 @@
 import { Client } from 'pg';
 
+/** Names are never reused in a process: a connection keeps what it prepared under a name until it closes. */
+let issued = 0;
+
 /**
  * Statements the services send again and again run as named prepared statements: PostgreSQL parses and
  * plans each one once per connection instead of at every call, and the driver sends less. On the hot path,
@@ -11,9 +14,6 @@ import { Client } from 'pg';
  * most `limit` texts are named per process, so the statements each connection keeps stay bounded
  * whatever SQL an admin route builds. Statements without parameters (transaction control) are left alone.
  */
-/** Names are never reused in a process: a connection keeps what it prepared under a name until it closes. */
-let issued = 0;
-
 export class StatementNames {
   private readonly uses = new Map<string, number>();
   private readonly names = new Map<string, string>();

@@ -3,19 +3,17 @@
  * Each service holds several broker connections, and on these machines every timer wake-up costs on the
  * order of 100–200 µs of CPU (docs/performance.md, third round).
  *
- * 1. kafkajs 2.2.4 keeps every broker connection's request queue polling itself on a 1 ms timer, forever, even
- * with nothing queued (tulios/kafkajs#1556, #1704; the fix, PR #1667, was never released): its
- * `checkPendingRequests` always calls `scheduleCheckPendingRequests`, which with no throttle computes a
- * negative delay, and Node runs it after 1 ms. Each service holds several connections, so an idle service
- * woke a few thousand times a second: 35–55 ms of CPU per second with no work at all, measured, and the
- * same cost taken from the hot path under load.
- *
- *    The queue only ever needs that timer for requests that wait in it (throttled, or over the in-flight
- *    limit): `push` schedules it when it queues one, and every answered request checks the queue again. So
- *    the timer is scheduled only while requests are pending; otherwise kafkajs' own code runs unchanged.
+ * 1. kafkajs 2.2.4 keeps every request queue polling itself on a 1 ms timer, forever, even with nothing
+ *    queued (tulios/kafkajs#1556, #1704; the fix, PR #1667, was never released): `checkPendingRequests`
+ *    always calls `scheduleCheckPendingRequests`, which without a throttle computes a negative delay, and
+ *    Node runs it after 1 ms. An idle service woke a few thousand times a second (measured: 35–55 ms of CPU
+ *    a second with no work at all), and the same cost was taken from the hot path under load.
+ *    The queue only needs that timer for requests that wait in it (throttled, or over the in-flight limit):
+ *    `push` schedules it when it queues one, and every answered request checks the queue again. So the timer
+ *    is scheduled only while requests are pending; otherwise kafkajs' own code runs unchanged.
  * 2. The request-timeout check runs every `min(requestTimeout, 100 ms)` on every connection, busy or not. A
  *    request times out after 30 s or more (a fetch after its wait plus that); checking once a second is as
- *    good, with a tenth of the wake-ups. What a timed-out request does is kafkajs' own code.
+ *    good, with a tenth of the wake-ups. The check itself is kafkajs' own, unchanged.
  */
 // kafkajs exports no types for its internals.
 const RequestQueue = require('kafkajs/src/network/requestQueue') as { prototype: RequestQueueInternals };
