@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
-import { DatabaseMeter, latencies, ProcessMeter, perUnit, ServerMeter } from './support/measure';
+import { CostMeter, latencies, ProcessMeter, perUnit, ServerMeter } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
 
     const meter = new ProcessMeter(system.pids());
     meter.start();
-    const database = new DatabaseMeter(system.metricsUrls());
+    const database = new CostMeter(system.metricsUrls());
     await database.start();
     const servers = new ServerMeter(system.serverPids());
     servers.start();

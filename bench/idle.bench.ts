@@ -3,7 +3,7 @@
 // the Kafka requests it sends per second, are measured over a window. This is the floor under every
 // delivery's cost: at r deliveries per second, a service's idle CPU adds idle / r ms to each delivery.
 //   npm run bench -- idle [SECONDS]      (builds first; see docs/performance.md)
-import { DatabaseMeter, ProcessMeter, ServerMeter, perUnit } from './support/measure';
+import { CostMeter, ProcessMeter, ServerMeter, perUnit } from './support/measure';
 import { conditions, machine, writeResult } from './support/output';
 import { BenchSystem, SERVICES } from './support/system';
 
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
     const meter = new ProcessMeter(system.pids());
     const servers = new ServerMeter(system.serverPids());
-    const counters = new DatabaseMeter(system.metricsUrls());
+    const counters = new CostMeter(system.metricsUrls());
     meter.start();
     servers.start();
     await counters.start();

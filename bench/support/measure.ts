@@ -163,27 +163,28 @@ function counterValue(text: string, name: string): number {
   return sum;
 }
 
-const DB_COUNTERS = { statements: 'owd_db_statements_total', commits: 'owd_db_commits_total', kafkaRequests: 'owd_kafka_requests_total' } as const;
-type DbCounts = Record<keyof typeof DB_COUNTERS, number> & { kafkaByApi?: Record<string, number> };
+const COST_COUNTERS = { statements: 'owd_db_statements_total', commits: 'owd_db_commits_total', kafkaRequests: 'owd_kafka_requests_total' } as const;
+type CostCounts = Record<keyof typeof COST_COUNTERS, number> & { kafkaByApi?: Record<string, number> };
 
 /** owd_kafka_requests_total by its `api` label. */
 function kafkaRequestsByApi(text: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const match of text.matchAll(/^owd_kafka_requests_total\{[^}]*api="([^"]+)"[^}]*\} (\S+)$/gm)) out[match[1]] = Number(match[2]);
+  const line = new RegExp(`^${COST_COUNTERS.kafkaRequests}\\{[^}]*api="([^"]+)"[^}]*\\} (\\S+)$`, 'gm');
+  for (const match of text.matchAll(line)) out[match[1]] = Number(match[2]);
   return out;
 }
 
 /** Statements (round trips) and commits each service sent to PostgreSQL, and its requests to Kafka, over a window, from its /metrics. */
-export class DatabaseMeter {
-  private atStart = new Map<string, DbCounts>();
+export class CostMeter {
+  private atStart = new Map<string, CostCounts>();
 
   constructor(private readonly metricsUrls: Readonly<Record<string, string>>) {}
 
-  private async read(url: string): Promise<DbCounts> {
+  private async read(url: string): Promise<CostCounts> {
     const text = await (await fetch(url)).text();
     return {
-      statements: counterValue(text, DB_COUNTERS.statements), commits: counterValue(text, DB_COUNTERS.commits),
-      kafkaRequests: counterValue(text, DB_COUNTERS.kafkaRequests), kafkaByApi: kafkaRequestsByApi(text),
+      statements: counterValue(text, COST_COUNTERS.statements), commits: counterValue(text, COST_COUNTERS.commits),
+      kafkaRequests: counterValue(text, COST_COUNTERS.kafkaRequests), kafkaByApi: kafkaRequestsByApi(text),
     };
   }
 
@@ -192,12 +193,12 @@ export class DatabaseMeter {
   }
 
   /** Per service, statements, commits and Kafka requests since start() divided by `units`, one decimal. */
-  async perUnit(units: number): Promise<Record<string, DbCounts>> {
-    const out: Record<string, DbCounts> = {};
+  async perUnit(units: number): Promise<Record<string, CostCounts>> {
+    const out: Record<string, CostCounts> = {};
     for (const [name, url] of Object.entries(this.metricsUrls)) {
       const now = await this.read(url);
       const start = this.atStart.get(name) ?? { statements: 0, commits: 0, kafkaRequests: 0 };
-      const per = (k: keyof typeof DB_COUNTERS) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
+      const per = (k: keyof typeof COST_COUNTERS) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
       const byApi = Object.fromEntries(Object.entries(now.kafkaByApi ?? {}).map(([api, n]) =>
         [api, units > 0 ? Number(((n - (start.kafkaByApi?.[api] ?? 0)) / units).toFixed(2)) : 0]));
       out[name] = { statements: per('statements'), commits: per('commits'), kafkaRequests: per('kafkaRequests'), kafkaByApi: byApi };
