@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
-import { OutboxRelay, toMessage, TopicNamer, type EventProducer, type OutgoingMessage } from '../src';
+import { Outbox, OutboxRelay, toMessage, TopicNamer, type EventProducer, type OutgoingMessage } from '../src';
 import { createTestDatabase, createTestTopics, REPO_ROOT, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
@@ -375,5 +375,145 @@ describe('event plumbing on a real broker and database', () => {
     await waitFor(() => dlqMessages.find((m) => m.value === '{"not":"an envelope"}'), { what: 'the parked message' });
     expect(dlqMessages[0].reason).toMatch(/eventId/);
     await dlq.disconnect();
+  });
+
+  async function published(via: 'memory' | 'table'): Promise<number> {
+    return (await gauge('owd_outbox_published_total', { via })).sum;
+  }
+
+  async function unpublished(deliveryIds: string[]): Promise<string[]> {
+    const rows: { delivery_id: string }[] = await a.dataSource.query(
+      `SELECT value::jsonb -> 'payload' ->> 'deliveryId' AS delivery_id FROM svc_a.outbox
+        WHERE published_at IS NULL AND value::jsonb -> 'payload' ->> 'deliveryId' = ANY($1)`, [deliveryIds]);
+    return rows.map((r) => r.delivery_id);
+  }
+
+  it('publishes a committed transaction\'s events from memory, without reading them back from the table', async () => {
+    const group = `svc_b.memory.${randomUUID()}`;
+    await b.consumer(group, recordEffect('svc_b', group)).start();
+    const relay = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50 });
+    const outbox = new Outbox('svc_a', new TopicNamer(prefix), relay.publishCommitted);
+    relay.start();
+    try {
+      // At start the relay drains the table (what a process that died left), then publishes from memory.
+      await waitFor(() => relay.publishing === 'memory', { what: 'the relay to publish from memory' });
+      const [fromMemory, fromTable] = [await published('memory'), await published('table')];
+      const events = [retryDue(), retryDue(), retryDue()];
+      await a.dataSource.transaction((m) => outbox.addMany(m, DeliveryRetryDue, events.map((e) => ({ payload: e, context: { correlationId: e.resultId } }))));
+
+      await waitFor(async () => (await effectsOf(group, events)).every((n) => n === 1), { what: 'the three events in service B' });
+      await waitFor(async () => (await unpublished(events.map((e) => e.deliveryId))).length === 0, { what: 'the rows marked published' });
+      expect(await published('memory')).toBe(fromMemory + 3);
+      expect(await published('table')).toBe(fromTable);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('sweeps rows a dead process left once they are old enough, and leaves younger ones to the process that wrote them', async () => {
+    const sweeper = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50, sweepEveryMs: 50, sweepAfterMs: 60_000 });
+    sweeper.start();
+    try {
+      await waitFor(() => sweeper.publishing === 'memory', { what: 'the sweeper to publish from memory' });
+      // Written through an outbox whose relay is not running: committed, never handed to a relay's memory.
+      const [left, young] = [retryDue(), retryDue()];
+      await a.dataSource.transaction(async (m) => {
+        await a.outbox.add(m, DeliveryRetryDue, left, { correlationId: left.resultId });
+        await a.outbox.add(m, DeliveryRetryDue, young, { correlationId: young.resultId });
+      });
+      await a.dataSource.query(`UPDATE svc_a.outbox SET created_at = now() - interval '90 seconds'
+        WHERE published_at IS NULL AND value::jsonb -> 'payload' ->> 'deliveryId' = $1`, [left.deliveryId]);
+
+      await waitFor(async () => !(await unpublished([left.deliveryId])).includes(left.deliveryId), { what: 'the old row swept' });
+      // The sweep that took the old row saw the young one too, and left it.
+      expect(await unpublished([young.deliveryId])).toEqual([young.deliveryId]);
+    } finally {
+      await sweeper.stop();
+    }
+    expect(await a.relay.relayOnce()).toBe(1);
+  });
+
+  it('after a failed send publishes from the table in id order until it is drained, then from memory again', async () => {
+    const group = `svc_b.fallback.${randomUUID()}`;
+    const resultId = `res_${randomUUID()}`;
+    const arrived: string[] = [];
+    await b.consumer(group, async (env) => {
+      const { deliveryId, resultId: of } = env.payload as DeliveryRetryDuePayload;
+      if (of === resultId) arrived.push(deliveryId);
+    }).start();
+    let failNext = false;
+    const flaky = { sendMessages: async (messages: readonly OutgoingMessage[]) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('the broker is away');
+      }
+      await a.producer.sendMessages(messages);
+    } } as unknown as EventProducer;
+    const relay = new OutboxRelay(a.dataSource, flaky, { schema: 'svc_a', idleMs: 50 });
+    const outbox = new Outbox('svc_a', new TopicNamer(prefix), relay.publishCommitted);
+    const write = async (event: DeliveryRetryDuePayload): Promise<void> => {
+      await a.dataSource.transaction((m) => outbox.add(m, DeliveryRetryDue, event, { correlationId: resultId }));
+    };
+    const events = Array.from({ length: 3 }, () => ({ ...retryDue(), resultId }));
+    relay.start();
+    try {
+      await waitFor(() => relay.publishing === 'memory', { what: 'the relay to publish from memory' });
+      const errorsBefore = (await gauge('owd_outbox_relay_errors_total')).sum;
+      failNext = true;
+      await write(events[0]);
+      await waitFor(() => relay.publishing === 'table', { what: 'the failed send' });
+      await write(events[1]);
+      await waitFor(() => relay.publishing === 'memory', { what: 'the table drained' });
+      await write(events[2]);
+
+      await waitFor(() => arrived.length >= 3, { what: 'the three events in service B' });
+      expect(arrived).toEqual(events.map((e) => e.deliveryId));
+      expect((await gauge('owd_outbox_relay_errors_total')).sum).toBe(errorsBefore + 1);
+      await waitFor(async () => (await unpublished(events.map((e) => e.deliveryId))).length === 0, { what: 'every row marked published' });
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('commits consumed positions to Kafka at most once per interval and when it stops, and at once after parking a message', async () => {
+    // Topics of its own: no history of the other tests (whose parked messages would be committed at once).
+    const fresh = await createTestTopics();
+    const c = await createTestService(db.url, 'svc_b', fresh.brokers, fresh.prefix);
+    const group = `svc_b.offsets.${randomUUID()}`;
+    const topic = `${fresh.prefix}delivery.retry-due`;
+    const admin = c.kafka.admin();
+    await admin.connect();
+    const positions = async (read: () => Promise<{ partition: number; offset: string }[]>): Promise<Record<number, string>> =>
+      Object.fromEntries((await read()).map((p) => [p.partition, p.offset]));
+    const committed = () => positions(async () => (await admin.fetchOffsets({ groupId: new TopicNamer(fresh.prefix).group(group), topics: [topic] }))[0].partitions);
+    // Partitions nothing was written to have nothing to commit.
+    const ends = async () => Object.fromEntries(Object.entries(await positions(() => admin.fetchTopicOffsets(topic))).filter(([, end]) => end !== '0'));
+    const committedOf = async (partitions: Record<number, string>) =>
+      Object.fromEntries(Object.entries(await committed()).filter(([p]) => p in partitions));
+    try {
+      const resultId = `res_${randomUUID()}`;
+      const events = Array.from({ length: 6 }, () => ({ ...retryDue(), resultId }));
+      for (const e of events) await c.producer.emit(DeliveryRetryDue, e, { correlationId: resultId });
+      const written = await ends();
+      const record = recordEffect('svc_b', group);
+      // An interval longer than the test: the positions are committed only when the consumer stops.
+      const consumer = c.consumer(group, record, undefined, { commitOffsetsEveryMs: 600_000 });
+      await consumer.start();
+      await waitFor(async () => (await effectsOf(group, events)).every((n) => n === 1), { what: 'the six events handled' });
+      expect(Object.values(await committed()).every((offset) => offset === '-1')).toBe(true);
+      await consumer.stop();
+      expect(await committedOf(written)).toEqual(written);
+
+      // A parked message is committed at once: a replay would park it again.
+      const again = c.consumer(group, record, undefined, { commitOffsetsEveryMs: 600_000 });
+      await again.start();
+      await c.producer.sendMessages([{ topic, key: resultId, value: '{"not":"an envelope"}', headers: {} }]);
+      const withPoison = await ends();
+      await waitFor(async () => JSON.stringify(await committedOf(withPoison)) === JSON.stringify(withPoison), { what: 'the parked message\'s position committed' });
+      await again.stop();
+    } finally {
+      await admin.disconnect();
+      await c.close();
+    }
   });
 });

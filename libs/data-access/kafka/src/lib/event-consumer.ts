@@ -16,6 +16,12 @@ const CHUNK_SIZE = 100;
  */
 const PROCESSED_RETAIN_MS = 24 * 3_600_000;
 const PURGE_EVERY_MS = 60_000;
+/**
+ * How long a handled message's offset may wait before it is committed to Kafka. Its effect and its event id are
+ * already committed in the database, so a position not yet committed costs only a replay of those messages after
+ * a crash or a rebalance, each recognised as a copy. One OffsetCommit a second per consumer instead of one per chunk.
+ */
+const COMMIT_OFFSETS_EVERY_MS = 1_000;
 
 /** Kafka headers as strings; a repeated header keeps its first value. */
 function textHeaders(headers: IHeaders | undefined): Record<string, string> {
@@ -65,12 +71,14 @@ export interface ConsumerSpec {
   sessionTimeoutMs?: number;
   /** How long handled event ids are kept to recognise copies (default a day). */
   processedRetentionMs?: number;
+  /** How long a handled position may wait before it is committed to Kafka (default `COMMIT_OFFSETS_EVERY_MS`). */
+  commitOffsetsEveryMs?: number;
 }
 
 /**
  * Runs one consumer group with the delivery rules of the system:
  * auto-commit off; the handler's effect and the event id are committed in one database transaction
- * (so a redelivered event has no second effect); the offset is committed only after that;
+ * (so a redelivered event has no second effect); the offset is committed only after that, at most once a second;
  * a message that fails validation goes to `<topic>.dlq` with its reason and the partition moves on.
  */
 export class EventConsumer {
@@ -83,6 +91,9 @@ export class EventConsumer {
   private readonly lag: ConsumerLag;
   private lastPurge = 0;
   private inGroup = false;
+  /** Positions handled but not yet committed to Kafka, by topic and partition: the next offset to read. */
+  private readonly uncommitted = new Map<string, { topic: string; partition: number; offset: string }>();
+  private commitTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -106,6 +117,9 @@ export class EventConsumer {
       sessionTimeout: this.spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000,
     });
     this.inGroup = false;
+    // Positions of a consumer that crashed are not committed by the next one: their messages come again, as copies.
+    this.uncommitted.clear();
+    clearTimeout(this.commitTimer);
     countKafkaRequests(consumer);
     consumer.on(consumer.events.GROUP_JOIN, () => { this.inGroup = true; });
     consumer.on(consumer.events.CRASH, () => { this.inGroup = false; });
@@ -152,6 +166,9 @@ export class EventConsumer {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
+    // What is handled is committed now; a chunk still in flight commits its own position when it ends (stopping).
+    await this.commitOffsets().catch((err: Error) =>
+      this.logger.warn({ msg: 'offsets could not be committed at stop; those messages come again as copies', group: this.spec.groupId, err: err.message }));
     await this.consumer.disconnect();
     this.lag.clear();
   }
@@ -159,18 +176,21 @@ export class EventConsumer {
   /**
    * Messages of one partition in order. A fetched batch is handled in chunks, each chunk in ONE database
    * transaction (every message's effect and its event id), so a busy partition pays one commit per chunk
-   * instead of one per message; the offset is committed after the chunk's transaction, never before.
-   * When a chunk fails, its messages are handled again one transaction each, so a message that keeps
+   * instead of one per message; the offset is committed to Kafka after the chunk's transaction, never before,
+   * and at most once a second (`commitOffsetsEveryMs`) unless the chunk parked a message (a replay would park
+   * it again) or the consumer is stopping. When a chunk fails, its messages are handled again one transaction each, so a message that keeps
    * failing stops its partition exactly where it is, and the ones before it are kept.
    */
   private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
     const logical = this.namer.logical(topic);
-    const commit = async (message: KafkaMessage): Promise<void> => {
+    const commit = async (message: KafkaMessage, parked: boolean): Promise<void> => {
       resolveOffset(message.offset);
       const next = (BigInt(message.offset) + 1n).toString();
-      await this.consumer.commitOffsets([{ topic, partition, offset: next }]);
+      this.uncommitted.set(`${topic}:${partition}`, { topic, partition, offset: next });
       this.lag.set(logical, partition, batch.highWatermark, next);
+      if (parked || this.stopping) await this.commitOffsets();
+      else this.commitSoon();
       await heartbeat();
     };
     for (let from = 0; from < batch.messages.length; from += CHUNK_SIZE) {
@@ -178,20 +198,41 @@ export class EventConsumer {
       const chunk = batch.messages.slice(from, from + CHUNK_SIZE);
       // Before the chunk: a message that hangs in its handler still counts as lag.
       this.lag.set(logical, partition, batch.highWatermark, chunk[0].offset);
+      let parked: boolean;
       try {
-        await this.processChunk(topic, partition, chunk);
+        parked = await this.processChunk(topic, partition, chunk);
       } catch (err) {
         this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: chunk[0].offset, err });
         for (const message of chunk) {
           if (!isRunning() || isStale()) return;
-          await this.processChunk(topic, partition, [message]);
-          await commit(message);
+          await commit(message, await this.processChunk(topic, partition, [message]));
         }
         continue;
       }
-      await commit(chunk[chunk.length - 1]);
+      await commit(chunk[chunk.length - 1], parked);
     }
     await this.maybePurge();
+  }
+
+  /** Commits the handled positions within `COMMIT_OFFSETS_EVERY_MS`: one timer, armed only while positions wait. */
+  private commitSoon(): void {
+    if (this.commitTimer) return;
+    this.commitTimer = setTimeout(() => {
+      this.commitTimer = undefined;
+      // After a rebalance the group may refuse positions of partitions it moved: their messages come again, as copies.
+      this.commitOffsets().catch((err: Error) =>
+        this.logger.warn({ msg: 'offsets could not be committed; those messages come again as copies', group: this.spec.groupId, err: err.message }));
+    }, this.spec.commitOffsetsEveryMs ?? COMMIT_OFFSETS_EVERY_MS);
+  }
+
+  /** Commits every handled position in one request. */
+  private async commitOffsets(): Promise<void> {
+    clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
+    if (this.uncommitted.size === 0) return;
+    const offsets = [...this.uncommitted.values()];
+    this.uncommitted.clear();
+    await this.consumer.commitOffsets(offsets);
   }
 
   /** Forgets event ids older than the retention: the table stays bounded by it, not by every event ever consumed. */
@@ -208,9 +249,10 @@ export class EventConsumer {
   /**
    * One transaction for the chunk: each message under its CONSUMER span (child of the producer's, from its
    * headers), its event id recorded, its handler run. Messages that break their contract are parked after
-   * the commit (a rolled-back chunk parks nothing), and counted only then, like the others.
+   * the commit (a rolled-back chunk parks nothing), and counted only then, like the others. Returns whether it
+   * parked any.
    */
-  private async processChunk(topic: string, partition: number, messages: KafkaMessage[]): Promise<void> {
+  private async processChunk(topic: string, partition: number, messages: KafkaMessage[]): Promise<boolean> {
     const logical = this.namer.logical(topic) as TopicName;
     const counted: { type: string; result: string }[] = [];
     const invalid: { message: KafkaMessage; reason: string }[] = [];
@@ -248,6 +290,7 @@ export class EventConsumer {
       messagingMetrics.consumed.inc({ topic: logical, type: 'invalid', result: 'dead_lettered' });
     }
     for (const c of counted) messagingMetrics.consumed.inc({ topic: logical, ...c });
+    return invalid.length > 0;
   }
 
   private handles(envelope: EventEnvelope): boolean {

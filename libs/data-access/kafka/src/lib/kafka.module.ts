@@ -51,7 +51,7 @@ export class KafkaModule {
         {
           provide: Outbox,
           inject: [TopicNamer, OutboxRelay],
-          useFactory: (namer: TopicNamer, relay: OutboxRelay) => new Outbox(options.schema, namer, relay.kick),
+          useFactory: (namer: TopicNamer, relay: OutboxRelay) => new Outbox(options.schema, namer, relay.publishCommitted),
         },
         MessagingService,
         KafkaHealthIndicator,

@@ -22,8 +22,8 @@ export const messagingMetrics = {
   })),
   outboxPublished: reuseMetric('owd_outbox_published_total', () => new Counter({
     name: 'owd_outbox_published_total',
-    help: 'Outbox rows published to Kafka and acknowledged by the broker',
-    labelNames: ['topic'] as const,
+    help: 'Outbox rows published to Kafka and acknowledged by the broker; via: memory (after their commit) or table (at start, after a failed send, or swept)',
+    labelNames: ['topic', 'via'] as const,
   })),
   outboxBacklog: reuseMetric('owd_outbox_backlog', () => new Gauge({
     name: 'owd_outbox_backlog',

@@ -1,38 +1,77 @@
 import type { EntityManager } from 'typeorm';
 import { scopeState, transactionDepth, type TransactionScope } from '@owd/database';
 
+/** An outbox row as it is published: its id and the message. */
+export interface CommittedRow {
+  id: string;
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+/** Takes a committed transaction's rows of one schema, in id order (the relay publishes them from memory). */
+export type CommittedRowsHandler = (rows: CommittedRow[]) => void;
+
 /** One event waiting in its transaction for the outbox insert. */
 export interface BufferedRow {
   schema: string;
   topic: string;
   key: string;
   value: string;
-  headers: string;
+  headers: Record<string, string>;
+  /** Who is told once the transaction has committed. */
+  onCommitted: CommittedRowsHandler;
   /** The transaction depth it was written at: a rolled-back savepoint drops what it wrote. */
   depth: number;
+}
+
+interface OutboxRows {
+  /** Not inserted yet. */
+  waiting: BufferedRow[];
+  /** Inserted (at a savepoint's release or just before the commit), with their ids. */
+  written: (BufferedRow & { id: string })[];
 }
 
 /**
  * The events a transaction writes wait in memory and go into the outbox in ONE multi-row insert per schema,
  * just before the transaction commits (inside it, so they commit or roll back with the state change):
- * a handler that writes ten events costs one statement, not ten.
+ * a handler that writes ten events costs one statement, not ten. Once the transaction has committed, the rows
+ * (with the ids the insert gave them) go to their relay, which publishes them from memory instead of reading them
+ * back from the table.
  */
-const OUTBOX_ROWS: TransactionScope<BufferedRow[]> = {
+const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
   name: 'outbox',
-  create: () => [],
+  create: () => ({ waiting: [], written: [] }),
   async beforeCommit(rows, runner) {
-    const all = rows.splice(0);
+    const all = rows.waiting.splice(0);
     for (const schema of new Set(all.map((r) => r.schema))) {
       const mine = all.filter((r) => r.schema === schema);
-      await runner.query(
+      const ids: { id: string }[] = await runner.query(
         `INSERT INTO "${schema}".outbox (topic, message_key, value, headers)
          SELECT topic, message_key, value, headers FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
-           WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n`,
-        [mine.map((r) => r.topic), mine.map((r) => r.key), mine.map((r) => r.value), mine.map((r) => r.headers)],
+           WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n
+         RETURNING id`,
+        [mine.map((r) => r.topic), mine.map((r) => r.key), mine.map((r) => r.value), mine.map((r) => JSON.stringify(r.headers))],
       );
+      // Ids are drawn in insert order (ORDER BY n), so the sorted ids belong to the rows in the order given.
+      const sorted = ids.map((r) => BigInt(r.id)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      mine.forEach((row, i) => rows.written.push({ ...row, id: sorted[i].toString() }));
     }
   },
-  rollback: (rows, depth) => rows.filter((r) => r.depth <= depth),
+  afterCommit({ written }) {
+    const byHandler = new Map<CommittedRowsHandler, CommittedRow[]>();
+    for (const { id, topic, key, value, headers, onCommitted } of written) {
+      const list = byHandler.get(onCommitted) ?? [];
+      list.push({ id, topic, key, value, headers });
+      byHandler.set(onCommitted, list);
+    }
+    for (const [handler, list] of byHandler) handler(list);
+  },
+  rollback: ({ waiting, written }, depth) => ({
+    waiting: waiting.filter((r) => r.depth <= depth),
+    written: written.filter((r) => r.depth <= depth),
+  }),
 };
 
 /** Holds rows for the transaction of `manager` until it commits. */
@@ -40,5 +79,5 @@ export function bufferOutboxRows(manager: EntityManager, rows: readonly Omit<Buf
   const buffered = scopeState(manager, OUTBOX_ROWS);
   if (!buffered || !manager.queryRunner) throw new Error('outbox rows are written inside a transaction');
   const depth = transactionDepth(manager.queryRunner);
-  for (const row of rows) buffered.push({ ...row, depth });
+  for (const row of rows) buffered.waiting.push({ ...row, depth });
 }

@@ -2,33 +2,42 @@ import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { EventProducer } from './event-producer';
 import { messagingMetrics } from './metrics';
+import type { CommittedRow } from './outbox-buffer';
 import { WakeableSleep } from './wakeable-sleep';
 
 const MEASURE_EVERY_MS = 5_000;
 const LOCK_BUSY_RETRY_MS = 50;
 
-interface OutboxRow {
-  id: string;
-  topic: string;
-  message_key: string;
-  value: string;
-  headers: Record<string, string>;
-}
-
 export interface OutboxRelayOptions {
   schema: string;
   batchSize?: number;
-  /** Poll interval when idle (rows a crashed process left); writes in this process wake the relay at once. */
+  /** Poll interval when idle and reading the table; committed rows of this process wake the relay at once. */
   idleMs?: number;
   /** How long published rows are kept (for inspection) before they are purged. */
   retainMs?: number;
+  /** How often a relay publishing from memory looks in the table for rows no live process will publish (5 s). */
+  sweepEveryMs?: number;
+  /**
+   * How old an unpublished row must be before a sweep takes it (10 s): a live process publishes its own rows within
+   * milliseconds of their commit, so an older one was left by a process that died (or whose sends fail).
+   */
+  sweepAfterMs?: number;
 }
 
 /**
- * Publishes outbox rows in id order and marks them published only after the broker acknowledged.
- * A round holds an advisory lock per schema, so two replicas never publish the same service's rows
- * concurrently (order per key holds). A row whose transaction commits late (lower id, visible later)
- * is simply picked up by a later round.
+ * Publishes the outbox, in order, and marks rows published only after the broker acknowledged. Two ways:
+ *
+ * - **From memory** (the usual way): the rows a transaction of this process wrote are handed over once it has
+ *   committed (`publishCommitted`) and sent in commit order, so a round costs one statement (the mark), not a
+ *   lock, a read of every body and an unlock.
+ * - **From the table**, in id order under an advisory lock per schema, so two replicas never publish the same
+ *   rows concurrently: at start (what a process that died left, before anything new), after a failed send
+ *   (until the table is drained, so order per key holds), and every few seconds for rows older than
+ *   `sweepAfterMs` (a replica that died). A row whose transaction commits late (lower id, visible later)
+ *   is simply picked up by a later round.
+ *
+ * A row sent twice (a process died between the send and the mark, or a sweep met a slow replica's row) is a copy
+ * that consumers recognise by its event id.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -37,25 +46,53 @@ export class OutboxRelay {
   private readonly idle = new WakeableSleep();
   private lastPurge = 0;
   private lastMeasure = 0;
+  private lastSweep = 0;
   /** Another replica held the lock in the last round: its batch may not include the rows this one was woken for. */
   private lockBusy = false;
+  /** Rows this process committed, in commit order, waiting to be sent from memory. */
+  private readonly committed: CommittedRow[] = [];
+  /** Reading the table until it is drained; rows committed meanwhile are found there. */
+  private fromTable = true;
 
   constructor(private readonly dataSource: DataSource, private readonly producer: EventProducer, private readonly options: OutboxRelayOptions) {}
+
+  /** Where the relay takes rows from now: the table until it is drained, then memory. */
+  get publishing(): 'memory' | 'table' {
+    return this.fromTable ? 'table' : 'memory';
+  }
+
+  private get sweepEveryMs(): number {
+    return this.options.sweepEveryMs ?? 5_000;
+  }
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.fromTable = true;
     this.loop = this.run();
   }
 
-  /** Finishes the round in flight (so nothing half-published is left) and stops. */
+  /** Finishes the round in flight, publishes what is committed in memory (or leaves it to the next start) and stops. */
   async stop(): Promise<void> {
     this.running = false;
     this.kick();
     await this.loop;
+    try {
+      while (!this.fromTable && this.committed.length > 0) await this.publishFromMemory();
+    } catch (err) {
+      this.logger.warn({ msg: 'outbox rows not published at stop; the next start publishes them', err: (err as Error).message });
+    }
+    this.committed.length = 0;
   }
 
   kick = (): void => this.idle.wake();
+
+  /** Takes the rows of a committed transaction (outbox-buffer.ts); a stopped relay leaves them to the table. */
+  publishCommitted = (rows: CommittedRow[]): void => {
+    if (!this.running) return;
+    this.committed.push(...rows);
+    this.kick();
+  };
 
   private async run(): Promise<void> {
     const idleMs = this.options.idleMs ?? 1_000;
@@ -63,26 +100,59 @@ export class OutboxRelay {
       await this.maybeMeasureBacklog();
       let published = 0;
       try {
-        published = await this.relayOnce();
+        published = await this.round();
         await this.maybePurge();
       } catch (err) {
         messagingMetrics.relayErrors.inc();
-        this.logger.warn({ msg: 'outbox relay round failed; rows stay and are retried', err });
+        this.logger.warn({ msg: 'outbox relay round failed; rows stay and are retried from the table', err });
+        this.fromTable = true;
         await this.idle.sleep(1000);
         continue;
       }
-      if (published === 0 && this.running) await this.idle.sleep(this.lockBusy ? LOCK_BUSY_RETRY_MS : idleMs);
+      if (published === 0 && this.running) {
+        const wait = this.lockBusy ? LOCK_BUSY_RETRY_MS : this.fromTable ? idleMs : Math.max(0, this.lastSweep + this.sweepEveryMs - Date.now());
+        await this.idle.sleep(wait);
+      }
       this.lockBusy = false;
     }
   }
 
+  /** One round: from the table while it has to be drained, else from memory, else a sweep when one is due. */
+  private async round(): Promise<number> {
+    if (this.fromTable) {
+      // Rows committed before this point are visible to the read below: memory need not keep them.
+      this.committed.length = 0;
+      const published = await this.relayOnce();
+      if (published === 0 && !this.lockBusy) {
+        this.fromTable = false;
+        this.lastSweep = Date.now();
+      }
+      return published;
+    }
+    if (this.committed.length > 0) return this.publishFromMemory();
+    if (Date.now() - this.lastSweep < this.sweepEveryMs) return 0;
+    this.lastSweep = Date.now();
+    return this.relayOnce(this.options.sweepAfterMs ?? 10_000);
+  }
+
+  /** Sends the oldest batch of committed rows held in memory and marks them; a failure leaves them to the table. */
+  private async publishFromMemory(): Promise<number> {
+    const rows = this.committed.slice(0, this.options.batchSize ?? 500);
+    await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.key, value: r.value, headers: r.headers })));
+    this.committed.splice(0, rows.length);
+    await this.dataSource.query(
+      `UPDATE "${this.options.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+    for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic, via: 'memory' });
+    return rows.length;
+  }
+
   /**
-   * One batch: returns how many rows were published. The advisory lock is a session lock on one connection,
-   * held while the batch is read, sent and marked, and no transaction stays open across the Kafka send.
-   * If the process dies mid-batch, the connection and the lock go with it, the rows stay unmarked and the
-   * next holder sends them again (a copy consumers recognise by its event id).
+   * One batch from the table, in id order: returns how many rows were published. `olderThanMs`: only rows at
+   * least that old (a sweep). The advisory lock is a session lock on one connection, held while the batch is
+   * read, sent and marked, and no transaction stays open across the Kafka send. If the process dies mid-batch,
+   * the connection and the lock go with it, the rows stay unmarked and the next holder sends them again.
    */
-  async relayOnce(): Promise<number> {
+  async relayOnce(olderThanMs = 0): Promise<number> {
     const { schema } = this.options;
     const lockKey = `${schema}.outbox`;
     const runner = this.dataSource.createQueryRunner();
@@ -93,14 +163,15 @@ export class OutboxRelay {
         return 0;
       }
       try {
-        const rows: OutboxRow[] = await runner.query(
-          `SELECT id, topic, message_key, value, headers FROM "${schema}".outbox WHERE published_at IS NULL ORDER BY id LIMIT $1`,
-          [this.options.batchSize ?? 500],
+        const rows: (CommittedRow & { message_key: string })[] = await runner.query(
+          `SELECT id, topic, message_key, value, headers FROM "${schema}".outbox
+            WHERE published_at IS NULL AND created_at <= now() - make_interval(secs => $2) ORDER BY id LIMIT $1`,
+          [this.options.batchSize ?? 500, olderThanMs / 1000],
         );
         if (rows.length === 0) return 0;
         await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers })));
         await runner.query(`UPDATE "${schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
-        for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic });
+        for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic, via: 'table' });
         return rows.length;
       } finally {
         await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [lockKey]);

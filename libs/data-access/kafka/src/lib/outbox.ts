@@ -1,19 +1,19 @@
 import type { EntityManager } from 'typeorm';
-import { afterCommit } from '@owd/database';
 import { createEnvelope, type EnvelopeContext, type EventDefinition, type EventEnvelope } from '@owd/events';
 import { toMessage } from './event-producer';
-import { bufferOutboxRows } from './outbox-buffer';
+import { bufferOutboxRows, type CommittedRowsHandler } from './outbox-buffer';
 import type { TopicNamer } from './topic-namer';
 import { captureTraceContext } from './trace-context';
 
 /**
  * Transactional outbox: the event is written in the caller's transaction, next to the state change
  * it describes, and published by the relay after commit. Nothing is sent for a rolled-back change.
- * The rows of one transaction are inserted together just before it commits (outbox-buffer.ts).
+ * The rows of one transaction are inserted together just before it commits, and handed to `onCommitted`
+ * (the relay) once it has committed (outbox-buffer.ts).
  * The row keeps the writer's trace context in its headers: the relay publishes later, outside that context.
  */
 export class Outbox {
-  constructor(private readonly schema: string, private readonly namer: TopicNamer, private readonly onWrite: () => void) {}
+  constructor(private readonly schema: string, private readonly namer: TopicNamer, private readonly onCommitted: CommittedRowsHandler) {}
 
   async add<T extends object>(
     manager: EntityManager,
@@ -43,10 +43,8 @@ export class Outbox {
     const current = captureTraceContext();
     bufferOutboxRows(manager, messages.map((m, i) => ({
       schema: this.schema, topic: m.topic, key: m.key, value: String(m.value),
-      headers: JSON.stringify({ ...m.headers, ...(events[i].trace ?? current) }),
+      headers: { ...m.headers, ...(events[i].trace ?? current) }, onCommitted: this.onCommitted,
     })));
-    // Wake the relay when the rows are visible: woken before the commit, it would find nothing and sleep its poll interval.
-    afterCommit(manager, this.onWrite);
     return envelopes;
   }
 }

@@ -13,7 +13,10 @@ export interface TestService {
   relay: OutboxRelay;
   outbox: Outbox;
   kafka: Kafka;
-  consumer(groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>, accepts?: ConsumerSpec['accepts']): EventConsumer;
+  consumer(
+    groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>, accepts?: ConsumerSpec['accepts'],
+    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs'>,
+  ): EventConsumer;
   chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
   close(): Promise<void>;
 }
@@ -31,13 +34,13 @@ export async function createTestService(url: string, schema: string, brokers: st
   const kafka = createKafka({ brokers, clientId: schema });
   const producer = new EventProducer(kafka, namer);
   const relay = new OutboxRelay(dataSource, producer, { schema, idleMs: 50 });
-  const outbox = new Outbox(schema, namer, relay.kick);
+  const outbox = new Outbox(schema, namer, relay.publishCommitted);
   const consumers: EventConsumer[] = [];
   return {
     dataSource, producer, relay, outbox, kafka,
-    consumer(groupId, handle, accepts) {
+    consumer(groupId, handle, accepts, options) {
       const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
-        { groupId, events: [DeliveryRetryDue], handle: (env, m) => handle(env, m), accepts, sessionTimeoutMs: 6_000 }, ALL_EVENTS);
+        { groupId, events: [DeliveryRetryDue], handle: (env, m) => handle(env, m), accepts, sessionTimeoutMs: 6_000, ...options }, ALL_EVENTS);
       consumers.push(c);
       return c;
     },
