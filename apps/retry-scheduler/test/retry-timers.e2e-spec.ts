@@ -94,14 +94,18 @@ describe('retry-scheduler: durable retry timers on a real broker and database', 
     expect(await timerStates(event.deliveryId)).toEqual([]);
   });
 
-  it('writes nothing for a series that ends at its first attempt: no timer, no progress row', async () => {
+  it('writes nothing for a series that ends at its first attempt: no timer, no progress row, not even its event id', async () => {
     const event = attempted({ attempt: 1, outcome: 'delivered', status: 204, final: true, nextAttemptAt: null });
-    await publisher.publish(event);
+    const { eventId } = await publisher.publish(event);
     await settle(event.resultId);
     expect(inbox.of(event.deliveryId)).toHaveLength(0);
     expect(await timerStates(event.deliveryId)).toEqual([]);
-    const progress: unknown[] = await app.get(DataSource).query(`SELECT 1 FROM retry_scheduler.delivery_progress WHERE delivery_id = $1`, [event.deliveryId]);
+    const db = app.get(DataSource);
+    const progress: unknown[] = await db.query(`SELECT 1 FROM retry_scheduler.delivery_progress WHERE delivery_id = $1`, [event.deliveryId]);
     expect(progress).toHaveLength(0);
+    // Skipped before any transaction: no record of the event that a copy would be checked against.
+    const recorded: unknown[] = await db.query(`SELECT 1 FROM retry_scheduler.processed_events WHERE event_id = $1`, [eventId]);
+    expect(recorded).toHaveLength(0);
   });
 
   it('cancels a pending timer when a later attempt is delivered, and nothing fires', async () => {
