@@ -33,6 +33,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private loop?: Promise<void>;
   private readonly idle = new WakeableSleep();
   private lastDepthAt = 0;
+  /**
+   * The last claim may have left due work behind: it took as many as it could, or an origin's slots are all taken.
+   * Only then does a finished attempt wake the loop to claim again; new work wakes it by itself (intake, poll).
+   */
+  private mayHaveMore = false;
 
   constructor(
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
@@ -79,6 +84,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           });
           for (const item of work) this.start(item);
           claimed = work.length;
+          this.mayHaveMore = claimed >= free || this.limiter.anyFull();
           await this.updateDepth();
         } catch (err) {
           this.logger.warn({ msg: 'claiming due attempts failed; trying again', err });
@@ -104,7 +110,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         this.inFlight.delete(task);
         this.limiter.release(work.originKey);
         deliveryMetrics.inFlight.dec();
-        this.kick();
+        if (this.mayHaveMore) this.kick();
       });
     this.inFlight.add(task);
   }

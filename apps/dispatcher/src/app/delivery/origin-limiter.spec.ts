@@ -12,6 +12,17 @@ describe('OriginLimiter', () => {
     expect(limiter.freeSlots()).toEqual({ 'https://a.example': 1 });
   });
 
+  it('says whether some origin has every slot taken', () => {
+    const limiter = new OriginLimiter(2);
+    limiter.acquire('x');
+    limiter.acquire('y');
+    expect(limiter.anyFull()).toBe(false);
+    limiter.acquire('x');
+    expect(limiter.anyFull()).toBe(true);
+    limiter.release('x');
+    expect(limiter.anyFull()).toBe(false);
+  });
+
   it('never reports negative free slots', () => {
     const limiter = new OriginLimiter(1);
     limiter.acquire('x');

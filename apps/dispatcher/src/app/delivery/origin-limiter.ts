@@ -14,6 +14,12 @@ export class OriginLimiter {
     else this.inFlight.delete(origin);
   }
 
+  /** Whether some origin has every slot taken (due work of it may be waiting for one). */
+  anyFull(): boolean {
+    for (const n of this.inFlight.values()) if (n >= this.perOrigin) return true;
+    return false;
+  }
+
   /** Free slots of the origins with attempts in flight; an origin not listed has all `perOrigin` free. */
   freeSlots(): Record<string, number> {
     const free: Record<string, number> = {};
