@@ -8,3 +8,4 @@ export * from './lib/transaction-scope';
 export * from './lib/group-commit';
 export * from './lib/statement-metrics';
 export * from './lib/prepared-statements';
+export * from './lib/batched-read';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, In, IsNull, type EntityManager } from 'typeorm';
+import { BatchedRead } from '@owd/database';
 import { GoalChanged } from '@owd/events';
 import { Outbox } from '@owd/kafka';
 import { problems } from '../http/problem';
@@ -9,12 +10,25 @@ import { goalSnapshot } from './goal-snapshot';
 /** Reads goals within a workspace, and writes every change together with its goal.changed snapshot. */
 @Injectable()
 export class GoalStore {
-  constructor(private readonly dataSource: DataSource, private readonly outbox: Outbox) {}
+  /** Goals read outside a transaction (every submission reads its goal): concurrent requests share one statement. */
+  private readonly live: BatchedRead<string, GoalEntity>;
 
-  /** A goal of another workspace is indistinguishable from a missing one: 404. */
-  async find(workspaceId: string, goalId: string, manager: EntityManager = this.dataSource.manager): Promise<GoalEntity> {
-    const goal = await manager.getRepository(GoalEntity).findOneBy({ id: goalId, workspaceId, deletedAt: IsNull() });
-    if (!goal) throw problems.notFound('The goal');
+  constructor(private readonly dataSource: DataSource, private readonly outbox: Outbox) {
+    this.live = new BatchedRead(async (ids) => {
+      const goals = await this.dataSource.getRepository(GoalEntity).findBy({ id: In([...ids]), deletedAt: IsNull() });
+      return new Map(goals.map((g) => [g.id, g]));
+    }, { maxBatch: 100 });
+  }
+
+  /**
+   * A goal of another workspace is indistinguishable from a missing one: 404. Without `manager` (outside a
+   * transaction) the read is shared with the other requests asking meanwhile.
+   */
+  async find(workspaceId: string, goalId: string, manager?: EntityManager): Promise<GoalEntity> {
+    const goal = manager
+      ? await manager.getRepository(GoalEntity).findOneBy({ id: goalId, workspaceId, deletedAt: IsNull() })
+      : await this.live.get(goalId);
+    if (!goal || goal.workspaceId !== workspaceId) throw problems.notFound('The goal');
     return goal;
   }
 
