@@ -12,7 +12,8 @@ import { article, BenchSystem, SECRET, SERVICES } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 1000);
 const GOALS = Number(process.argv[3] ?? 50);
-const SUBMITTERS = 16;
+/** API clients submitting in a closed loop (BENCH_SUBMITTERS, default 16). */
+const SUBMITTERS = Number(process.env['BENCH_SUBMITTERS'] ?? 16);
 const RAW_SECONDS = 5;
 const RAW_IN_FLIGHT = 64;
 

@@ -5,6 +5,7 @@ import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloude
 import { DeliveryAttempted, DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
 import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
+import { AttemptRecorder } from '../src/app/delivery/attempt-recorder.service';
 import { receiverPool } from './support/receivers';
 import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
 
@@ -282,6 +283,33 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(fast.maxOpen).toBeLessThanOrEqual(8);
     // Keep-alive: 20 requests over at most 8 connections.
     expect(new Set(fast.requests.map((q) => q.remotePort)).size).toBeLessThanOrEqual(8);
+  });
+
+  it("gives an origin's slot back once its request is over, before the attempt is recorded", async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in` });
+    // Recording of this goal's attempts waits for the test: their requests are over, their attempts still open.
+    const recorder = h.app.get(AttemptRecorder);
+    const record = recorder.record.bind(recorder);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    recorder.record = async (...args: Parameters<AttemptRecorder['record']>) => {
+      if (args[0].delivery.goalId === goalId) await gate;
+      return record(...args);
+    };
+    try {
+      const deliveries = await Promise.all(Array.from({ length: 12 }, () => h.request(goalId)));
+      // 12 requests to one origin with 8 slots: the last 4 go out while the first 8 are not yet recorded.
+      await waitFor(() => r.requests.length === 12, { what: 'all twelve requests at the receiver' });
+      expect((await Promise.all(deliveries.map((d) => queuedAndRecorded(d.deliveryId)))).map((q) => q.recorded)).toEqual(Array(12).fill(0));
+      expect(r.maxOpen).toBeLessThanOrEqual(8);
+      release();
+      const attempts = await Promise.all(deliveries.map((d) => h.waitForAttempt(d.deliveryId, 1)));
+      expect(attempts.every((a) => a.outcome === 'delivered')).toBe(true);
+    } finally {
+      release();
+      recorder.record = record;
+    }
   });
 
   it('sends again, with identical bytes, an attempt whose worker died mid-send (its lease expired)', async () => {

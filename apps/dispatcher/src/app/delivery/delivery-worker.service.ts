@@ -100,22 +100,32 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private start(work: ClaimedWork): void {
     this.limiter.acquire(work.originKey);
     deliveryMetrics.inFlight.inc();
+    // The origin's slot protects the receiver: it is given back as soon as the request is over, before the attempt
+    // is recorded (the process-wide slot is held until then).
+    let holdsOrigin = true;
+    const releaseOrigin = (): void => {
+      if (!holdsOrigin) return;
+      holdsOrigin = false;
+      this.limiter.release(work.originKey);
+      if (this.mayHaveMore) this.kick();
+    };
     // In the trace of the event that made the attempt due (stored with the work row).
-    const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work))
+    const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, releaseOrigin))
       .catch((err: unknown) => {
         // The claim stays until its lease expires; then the attempt is made again with the same bytes.
         this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err });
       })
       .finally(() => {
         this.inFlight.delete(task);
-        this.limiter.release(work.originKey);
         deliveryMetrics.inFlight.dec();
+        releaseOrigin();
         if (this.mayHaveMore) this.kick();
       });
     this.inFlight.add(task);
   }
 
-  private async attempt(work: ClaimedWork): Promise<void> {
+  /** Makes the attempt; `requestOver` is called once nothing more goes to the receiver. */
+  private async attempt(work: ClaimedWork, requestOver: () => void): Promise<void> {
     const { delivery, goal } = work;
     const attemptedAt = this.clock.now();
     let result: AttemptResult;
@@ -132,6 +142,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } else {
       result = await traceAttempt(delivery, work, () => this.sender.send(delivery, goal));
     }
+    requestOver();
     // Read after the answer, timeout or failure: the retry delay counts from the end of the attempt (spec §3).
     const recorded = await this.recorder.record(work, result, { attemptedAt, endedAt: this.clock.now() });
     if (!recorded) {
