@@ -44,8 +44,8 @@ function storableResponse(result: AttemptResult): DeliveryAttemptedPayload['resp
 }
 
 /**
- * Ends attempts in ONE transaction each batch: the attempt rows, the deliveries' new state, the public
- * `delivery.attempted` events (outbox) and the removal of the work rows, each a single set-based statement
+ * Ends attempts in ONE transaction each batch: the removal of the work rows, then the attempt rows with the
+ * deliveries' new state, then the public `delivery.attempted` events (outbox): three set-based statements
  * whatever the batch size. Attempts that end while a batch is being written form the next batch (group
  * commit: no waiting when the dispatcher is quiet). Only the holder of a claim may record its attempt; if the
  * lease was lost, nothing is written for it and the new holder's attempt counts. A batch that fails is
@@ -84,8 +84,7 @@ export class AttemptRecorder {
         context: { correlationId: p.work.delivery.correlationId, causationId: p.work.causationId },
         trace: p.trace,
       })));
-      await this.insertAttempts(manager, mine, recorded, envelopes.map((e) => e.eventId));
-      await this.updateDeliveries(manager, mine, recorded);
+      await this.writeAttempts(manager, mine, recorded, envelopes.map((e) => e.eventId));
     }
     return batch.map((p) => recorded.get(p) ?? null);
   }
@@ -117,35 +116,34 @@ export class AttemptRecorder {
     return { payload, settlement };
   }
 
-  private async insertAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): Promise<void> {
+  /**
+   * The attempt rows and the deliveries' new state in ONE statement (a data-modifying CTE): one row per delivery,
+   * since a delivery has one claim at a time, so batches of replicas never touch the same rows.
+   */
+  private async writeAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): Promise<void> {
     const column = <T>(pick: (p: Pending, r: RecordedAttempt) => T) => mine.map((p) => pick(p, recorded.get(p) as RecordedAttempt));
     await manager.query(
-      `INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
-         error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[],
-         $9::text[], $10::text[], $11::bigint[], $12::timestamptz[], $13::boolean[], $14::text[], $15::boolean[], $16::uuid[])`,
+      `WITH a AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[],
+           $9::text[], $10::text[], $11::bigint[], $12::timestamptz[], $13::boolean[], $14::text[], $15::boolean[], $16::uuid[], $17::text[])
+           AS a(delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome, error_class, error_message,
+             conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id, delivery_status)
+       ), inserted AS (
+         INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
+           error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
+         SELECT delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome, error_class, error_message,
+           conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id FROM a
+       )
+       UPDATE ${S}.deliveries d SET status = a.delivery_status, last_attempt = a.attempt, last_outcome = a.outcome,
+         next_attempt_at = a.next_attempt_at, updated_at = now()
+         FROM a WHERE d.delivery_id = a.delivery_id`,
       [
         column((p) => p.work.delivery.deliveryId), column((p) => p.work.series), column((p) => p.work.attempt),
         column((p) => p.times.attemptedAt), column((p) => p.result.durationMs), column((p) => p.result.targetHost),
         column((p) => p.result.status), column((p) => p.result.outcome), column((p) => p.result.errorClass),
         column((_, r) => r.payload.errorMessage), column((p) => p.result.conflictRevision), column((_, r) => r.settlement.nextAttemptAt),
         column((_, r) => r.settlement.final), column((p) => storable(p.result.body)), column((p) => p.result.bodyTruncated), eventIds,
-      ],
-    );
-  }
-
-  private async updateDeliveries(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>): Promise<void> {
-    // One row per delivery: a delivery has one claim at a time, so batches of replicas never touch the same rows.
-    const rows = mine;
-    const settled = (p: Pending) => (recorded.get(p) as RecordedAttempt).settlement;
-    await manager.query(
-      `UPDATE ${S}.deliveries d SET status = u.status, last_attempt = u.attempt, last_outcome = u.outcome,
-         next_attempt_at = u.next_attempt_at, updated_at = now()
-         FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) AS u(delivery_id, status, attempt, outcome, next_attempt_at)
-        WHERE d.delivery_id = u.delivery_id`,
-      [
-        rows.map((p) => p.work.delivery.deliveryId), rows.map((p) => settled(p).status), rows.map((p) => p.work.attempt),
-        rows.map((p) => p.result.outcome), rows.map((p) => settled(p).nextAttemptAt),
+        column((_, r) => r.settlement.status),
       ],
     );
   }

@@ -120,6 +120,7 @@ export class EventConsumer {
     // Positions of a consumer that crashed are not committed by the next one: their messages come again, as copies.
     this.uncommitted.clear();
     clearTimeout(this.commitTimer);
+    this.commitTimer = undefined;
     countKafkaRequests(consumer);
     consumer.on(consumer.events.GROUP_JOIN, () => { this.inGroup = true; });
     consumer.on(consumer.events.CRASH, () => { this.inGroup = false; });
@@ -178,8 +179,8 @@ export class EventConsumer {
    * transaction (every message's effect and its event id), so a busy partition pays one commit per chunk
    * instead of one per message; the offset is committed to Kafka after the chunk's transaction, never before,
    * and at most once a second (`commitOffsetsEveryMs`) unless the chunk parked a message (a replay would park
-   * it again) or the consumer is stopping. When a chunk fails, its messages are handled again one transaction each, so a message that keeps
-   * failing stops its partition exactly where it is, and the ones before it are kept.
+   * it again) or the consumer is stopping. When a chunk fails, its messages are handled again one transaction
+   * each, so a message that keeps failing stops its partition exactly where it is, and the ones before it are kept.
    */
   private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     const { topic, partition } = batch;
@@ -214,7 +215,7 @@ export class EventConsumer {
     await this.maybePurge();
   }
 
-  /** Commits the handled positions within `COMMIT_OFFSETS_EVERY_MS`: one timer, armed only while positions wait. */
+  /** Commits the handled positions within `commitOffsetsEveryMs`: one timer, armed only while positions wait. */
   private commitSoon(): void {
     if (this.commitTimer) return;
     this.commitTimer = setTimeout(() => {
