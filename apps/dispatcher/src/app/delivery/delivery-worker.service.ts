@@ -101,16 +101,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.limiter.acquire(work.originKey);
     deliveryMetrics.inFlight.inc();
     // The origin's slot protects the receiver: it is given back as soon as the request is over, before the attempt
-    // is recorded (the process-wide slot is held until then).
+    // is recorded; the process-wide slot is given back once it is recorded. Each frees a slot the loop may claim for.
     let holdsOrigin = true;
-    const releaseOrigin = (): void => {
-      if (!holdsOrigin) return;
+    const slotFreed = (): void => {
+      if (holdsOrigin) this.limiter.release(work.originKey);
       holdsOrigin = false;
-      this.limiter.release(work.originKey);
       if (this.mayHaveMore) this.kick();
     };
     // In the trace of the event that made the attempt due (stored with the work row).
-    const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, releaseOrigin))
+    const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, slotFreed))
       .catch((err: unknown) => {
         // The claim stays until its lease expires; then the attempt is made again with the same bytes.
         this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err });
@@ -118,8 +117,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       .finally(() => {
         this.inFlight.delete(task);
         deliveryMetrics.inFlight.dec();
-        releaseOrigin();
-        if (this.mayHaveMore) this.kick();
+        slotFreed();
       });
     this.inFlight.add(task);
   }

@@ -11,9 +11,6 @@ import { TIMER_SETTINGS, type TimerSettings } from './timer.settings';
 
 export const ATTEMPTS_CONSUMER_GROUP = 'retry-scheduler.attempts';
 
-/** Whether an attempt can have a timer to store or cancel: every one except a first attempt that was final. */
-const concernsTimers = (event: DeliveryAttemptedPayload): boolean => !(event.final && event.attempt === 1);
-
 /** Turns delivery.attempted events into stored, superseded or cancelled timers. Database work only. */
 @Injectable()
 export class AttemptsConsumer implements OnModuleInit {
@@ -34,14 +31,16 @@ export class AttemptsConsumer implements OnModuleInit {
       // A series that ends at its first attempt (most deliveries) never had a timer: nothing to store or cancel,
       // so such an event needs no transaction and no record. Timers exist only after a non-final attempt, and a new
       // series starts only after the last one ended.
-      accepts: (envelope) => concernsTimers((envelope as EventEnvelope<DeliveryAttemptedPayload>).payload),
+      accepts: (envelope) => {
+        const { final, attempt } = (envelope as EventEnvelope<DeliveryAttemptedPayload>).payload;
+        return !(final && attempt === 1);
+      },
       handle: (envelope, manager) => this.handle(envelope as EventEnvelope<DeliveryAttemptedPayload>, manager),
     });
   }
 
   async handle(envelope: EventEnvelope<DeliveryAttemptedPayload>, manager: EntityManager): Promise<void> {
     const event = envelope.payload;
-    if (!concernsTimers(event)) return;
     const decision = decideTimer(event, { jitterMs: this.settings.jitterMs, random: Math.random });
     const outcome = await this.store.record(manager, envelope, decision, this.clock.now());
     const context = { deliveryId: event.deliveryId, attempt: event.attempt, eventId: envelope.eventId };

@@ -85,7 +85,9 @@ export class OutboxRelay {
     this.committed.length = 0;
   }
 
-  kick = (): void => this.idle.wake();
+  private kick(): void {
+    this.idle.wake();
+  }
 
   /** Takes the rows of a committed transaction (outbox-buffer.ts); a stopped relay leaves them to the table. */
   publishCommitted = (rows: CommittedRow[]): void => {
