@@ -1,5 +1,5 @@
 // soak: results arrive at a fixed rate (open loop) for many minutes to healthy receivers answering 204 at once.
-// Every minute it samples each service's RSS and CPU, the deliveries that became readable on Kafka, and the
+// Every minute it samples each service's RSS and CPU (and the local broker's, database's and its own CPU), the deliveries that became readable on Kafka, and the
 // latency (accepted → delivered attempt on Kafka) of the results submitted in that minute; it counts the rows of
 // the bookkeeping tables at the start and the end. Checks: the last minute's RSS, CPU per delivery and latency
 // within 10 % of the first's, and submitted = delivered at the end (exit code 1 when that does not balance).
@@ -10,7 +10,7 @@
 // Without a first argument the rate is half of the newest bench/results/*/steady.json; 10 minutes; 50 goals.
 import { startReceiver } from '@owd/testing';
 import { arrivalRate, arrive } from './support/arrivals';
-import { cpuMs, rssMb, summarize } from './support/measure';
+import { cpuMs, rssMb, ServerMeter, summarize } from './support/measure';
 import { conditions, machine, writeResult } from './support/output';
 import { countStates, listResults } from './support/result-states';
 import { BenchSystem, SERVICES } from './support/system';
@@ -22,6 +22,8 @@ interface Minute {
   minute: number;
   deliveredOnKafka: number;
   cpuMsPerDelivery: number;
+  /** The local broker's and database's CPU, and the bench process's own (arrivals, receiver, Kafka reader). */
+  otherCpuMsPerDelivery: Record<string, number>;
   rssMb: Record<string, number>;
   bookkeepingRows: Record<string, number>;
   latencyOnKafkaMs: ReturnType<typeof summarize>;
@@ -45,10 +47,13 @@ async function main(): Promise<void> {
     const rowsAtStart = await system.bookkeepingRows();
     const pids = system.pids();
     const started = Date.now();
-    const samples: { at: number; cpu: number; rss: Record<string, number>; delivered: number; rows: Promise<Record<string, number>> }[] = [];
+    const servers = new ServerMeter(system.serverPids());
+    servers.start();
+    const samples: { at: number; cpu: number; others: Record<string, number>; rss: Record<string, number>; delivered: number; rows: Promise<Record<string, number>> }[] = [];
     const sample = () => samples.push({
       at: Date.now(),
       cpu: SERVICES.reduce((sum, s) => sum + cpuMs(pids[s]), 0),
+      others: { ...servers.cpu(), bench: cpuMs(process.pid) },
       rss: Object.fromEntries(SERVICES.map((s) => [s, Math.round(rssMb(pids[s]))])),
       delivered: system.deliveredOnKafka().size,
       rows: system.bookkeepingRows(),
@@ -69,6 +74,8 @@ async function main(): Promise<void> {
       perMinute.push({
         minute: m, deliveredOnKafka: delivered,
         cpuMsPerDelivery: delivered > 0 ? Number(((to.cpu - from.cpu) / delivered).toFixed(2)) : 0,
+        otherCpuMsPerDelivery: Object.fromEntries(Object.keys(to.others).map((k) =>
+          [k, delivered > 0 ? Number(((to.others[k] - (from.others[k] ?? 0)) / delivered).toFixed(2)) : 0])),
         rssMb: to.rss,
         bookkeepingRows: rowsPerSample[m],
         latencyOnKafkaMs: summarize(submittedThen.flatMap(([id, s]) => (onKafka.has(id) ? [(onKafka.get(id) as number) - s.acceptedAt] : []))),
@@ -98,7 +105,8 @@ async function main(): Promise<void> {
       elapsedSeconds: Math.round((Date.now() - started) / 1000),
     };
     console.table(Object.fromEntries(perMinute.map((m) => [`minute ${m.minute}`, {
-      'on Kafka': m.deliveredOnKafka, 'CPU ms / delivery': m.cpuMsPerDelivery, 'latency p50': m.latencyOnKafkaMs?.p50 ?? '',
+      'on Kafka': m.deliveredOnKafka, 'CPU ms / delivery': m.cpuMsPerDelivery,
+      ...Object.fromEntries(Object.entries(m.otherCpuMsPerDelivery).map(([k, ms]) => [`${k} ms`, ms])), 'latency p50': m.latencyOnKafkaMs?.p50 ?? '',
       'latency p99': m.latencyOnKafkaMs?.p99 ?? '', ...Object.fromEntries(SERVICES.map((s) => [`${s} MB`, m.rssMb[s]])),
     }])));
     console.log(`bookkeeping rows at the start and after each minute (retention bounds them: event ids ${RETAIN_MS / 1000} s, outbox ${RETAIN_MS / 2000} s)`);

@@ -2,6 +2,7 @@
 // would commit the offset of the target event, i.e. after the handler's transaction committed and
 // before Kafka knows. Earlier events of the topic are committed normally.
 import type { Consumer } from 'kafkajs';
+import { afterCommit } from '@owd/database';
 import { createTestService, recordEffect } from './messaging-fixture';
 
 async function main(): Promise<void> {
@@ -19,10 +20,13 @@ async function main(): Promise<void> {
     return consumer;
   };
   const record = recordEffect('svc_b', group);
+  // Positions are committed every millisecond: the kill must still come only after the effect committed.
   await service.consumer(group, async (env, manager) => {
     await record(env, manager);
-    if ((env.payload as { deliveryId: string }).deliveryId === targetDeliveryId) handledTarget = true;
-  }).start();
+    // Only once the effect has committed: positions are also committed by a timer, which may fire while the
+    // target's transaction is still open, and dying then would leave no effect at all.
+    if ((env.payload as { deliveryId: string }).deliveryId === targetDeliveryId) afterCommit(manager, () => { handledTarget = true; });
+  }, undefined, { commitOffsetsEveryMs: 1 }).start();
 }
 
 main().catch((err) => {
