@@ -5,6 +5,7 @@ import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicRe
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { pidListeningOn } from './measure';
+import { deployedRuntime } from './output';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
 export { SERVICES, type ServiceName };
@@ -45,7 +46,12 @@ export class BenchSystem {
     Object.assign(process.env, ensureTestInfrastructure());
     const db = await createTestDatabase();
     const { prefix } = await createTestTopics(6);
-    return new BenchSystem(db, prefix, new Stack(db.url, prefix, { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...env }));
+    // As the pods run; a profiler the bench was started with (NODE_OPTIONS=--require …) is kept.
+    const runtime = deployedRuntime();
+    const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', runtime.NODE_OPTIONS].join(' ').trim();
+    return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
+      LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...runtime, NODE_OPTIONS: nodeOptions, ...env,
+    }));
   }
 
   /** Starts the services and creates the workspace and token the benchmark works with. */
