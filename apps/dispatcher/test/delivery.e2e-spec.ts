@@ -2,10 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloudevents';
-import { DeliveryAttempted, DeliveryRetryDue, DeliveryRetryRequested } from '@owd/events';
+import { DataSource } from 'typeorm';
+import { DeliveryAttempted, DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested, type DeliveryRequestedPayload, type EventEnvelope } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
 import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { AttemptRecorder } from '../src/app/delivery/attempt-recorder.service';
+import { DeliveryIntake } from '../src/app/delivery/delivery-intake.service';
+import { DeliveryWorker } from '../src/app/delivery/delivery-worker.service';
+import { WorkQueue } from '../src/app/delivery/work-queue.repository';
 import { receiverPool } from './support/receivers';
 import { startDispatcher, type DispatcherHarness, type RequestedDelivery } from './support/dispatcher-harness';
 
@@ -310,6 +314,53 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       release();
       recorder.record = record;
     }
+  });
+
+  it("claims a new delivery's attempt as it is stored and sends the bytes in hand: the worker's own claim never hands it out", async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in`, secret: SECRET });
+    const queue = h.app.get(WorkQueue);
+    const claim = queue.claim.bind(queue);
+    const claimedByLoop: string[] = [];
+    queue.claim = async (...args: Parameters<WorkQueue['claim']>) => {
+      const work = await claim(...args);
+      claimedByLoop.push(...work.map((w) => w.deliveryId));
+      return work;
+    };
+    try {
+      const deliveries = await Promise.all(Array.from({ length: 5 }, () => h.request(goalId)));
+      const attempts = await Promise.all(deliveries.map((d) => h.waitForAttempt(d.deliveryId, 1)));
+      expect(attempts.map((a) => a.outcome)).toEqual(Array(5).fill('delivered'));
+      for (const d of deliveries) expectDeliveryHeaders(r.requests.find((q) => q.headers['x-sh-delivery'] === d.deliveryId) as ReceivedRequest, d, SECRET);
+      expect(claimedByLoop.filter((id) => deliveries.some((d) => d.deliveryId === id))).toEqual([]);
+    } finally {
+      queue.claim = claim;
+    }
+  });
+
+  it('gives back the slots of work claimed in a transaction that rolls back; the delivery then comes as new', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in` });
+    const body = Buffer.from('{"payload_version":5,"result_id":"rolled-back"}');
+    const payload: DeliveryRequestedPayload = {
+      deliveryId: randomUUID(), resultId: `res_${randomUUID()}`, goalId, revision: 1, bodyBase64: body.toString('base64'),
+      bodySha256: createHash('sha256').update(body).digest('hex'), executedAt: new Date().toISOString(), reason: 'first',
+    };
+    const envelope = { eventId: randomUUID(), correlationId: payload.resultId, payload } as unknown as EventEnvelope<DeliveryRequestedPayload>;
+    const worker = h.app.get(DeliveryWorker);
+    let held = -1;
+    await expect(h.app.get(DataSource).transaction(async (manager) => {
+      await h.app.get(DeliveryIntake).deliveries([{ envelope, definition: DeliveryRequested, trace: {} }], manager);
+      held = worker.reservedSlots;
+      throw new Error('the chunk fails after the insert');
+    })).rejects.toThrow('the chunk fails after the insert');
+    expect(held).toBe(1);
+    expect(worker.reservedSlots).toBe(0);
+    expect(await queuedAndRecorded(payload.deliveryId)).toEqual({ queued: 0, recorded: 0 });
+
+    const d = await h.request(goalId, { ...payload, body });
+    expect((await h.waitForAttempt(d.deliveryId, 1)).outcome).toBe('delivered');
+    expect(r.requests.filter((q) => q.headers['x-sh-delivery'] === payload.deliveryId)).toHaveLength(1);
   });
 
   it('sends again, with identical bytes, an attempt whose worker died mid-send (its lease expired)', async () => {

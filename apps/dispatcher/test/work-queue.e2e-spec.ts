@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions, runMigrations } from '@owd/database';
 import { createTestDatabase, type TestDatabase } from '@owd/testing';
 import { MIGRATIONS } from '../src/database/migrations';
-import { WorkQueue, type ClaimRequest } from '../src/app/delivery/work-queue.repository';
+import { WorkQueue, type ClaimRequest, type DueAttempt } from '../src/app/delivery/work-queue.repository';
 
 /** The claim query on a real PostgreSQL, without a running worker. */
 describe('work queue claims', () => {
@@ -77,6 +77,49 @@ describe('work queue claims', () => {
     const old = await due('https://a.example', 1, 100);
     await due('https://b.example', 1, 5);
     expect((await queue.claim({ ...request, limit: 1 })).map((c) => c.deliveryId)).toEqual(old);
+  });
+
+  /** Deliveries of goals at `origins` (one goal each), stored and not yet due, as new attempts with their bytes at hand. */
+  async function stored(origins: string[]): Promise<DueAttempt[]> {
+    const work: DueAttempt[] = [];
+    for (const origin of origins) {
+      const [deliveryId, goalId] = [randomUUID(), randomUUID()];
+      await dataSource.query(
+        `INSERT INTO dispatcher.goals (goal_id, version, deleted, recipient_url, delivery_mode, secret_ciphertext, origin_key, workspace_id)
+         VALUES ($1, 1, false, $2, 'production', NULL, $2, $3)`, [goalId, origin, randomUUID()]);
+      const [{ created_at: createdAt }] = await dataSource.query(
+        `INSERT INTO dispatcher.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
+         VALUES ($1, 'r', $2, 1, '\\x7b7d', 'x', now(), 'first', 'c') RETURNING created_at`, [deliveryId, goalId]);
+      work.push({
+        deliveryId, series: 1, attempt: 1, causationId: randomUUID(), trace: {},
+        delivery: { deliveryId, resultId: 'r', goalId, revision: 1, body: Buffer.from('{}'), bodySha256: 'x', correlationId: 'c', createdAt, goalVersion: null },
+      });
+    }
+    return work;
+  }
+
+  it('claims new attempts as it inserts them, within the free slots of each origin and the overall limit, in the order given', async () => {
+    const work = await stored(['https://a.example', 'https://a.example', 'https://a.example', 'https://b.example', 'https://c.example', 'https://d.example']);
+    const { inserted, claimed } = await dataSource.transaction((m) =>
+      queue.addDue(m, work, { ...request, limit: 2, freeByOrigin: { 'https://a.example': 1, 'https://b.example': 0 } }));
+    expect(inserted).toBe(6);
+    // a has one free slot and b none; c takes the second of the two the limit allows, so d waits.
+    expect(claimed.map((c) => c.deliveryId)).toEqual([work[0].deliveryId, work[4].deliveryId]);
+    expect(claimed[0]).toMatchObject({ originKey: 'https://a.example', claims: 1, delivery: work[0].delivery, goal: { recipientUrl: 'https://a.example', version: 1 } });
+    const rows: { delivery_id: string; claimed: boolean; claimed_by: string | null }[] = await dataSource.query(
+      `SELECT delivery_id, claim_token IS NOT NULL AS claimed, claimed_by FROM dispatcher.attempts_due`);
+    expect(rows.filter((r) => r.claimed).map((r) => r.delivery_id).sort()).toEqual(claimed.map((c) => c.deliveryId).sort());
+    expect(rows.filter((r) => r.claimed).every((r) => r.claimed_by === 'spec')).toBe(true);
+    // What was not claimed is due for the worker's own claim.
+    expect((await queue.claim({ ...request, freeByOrigin: { 'https://a.example': 3 } })).map((c) => c.deliveryId).sort())
+      .toEqual([work[1], work[2], work[3], work[5]].map((w) => w.deliveryId).sort());
+  });
+
+  it('claims nothing as it inserts without a request, and inserts an attempt already waiting only once', async () => {
+    const work = await stored(['https://a.example']);
+    expect((await dataSource.transaction((m) => queue.addDue(m, work, null))).claimed).toEqual([]);
+    expect(await dataSource.transaction((m) => queue.addDue(m, work, request))).toEqual({ inserted: 0, claimed: [] });
+    expect(await queue.claim(request)).toHaveLength(1);
   });
 
   it('gives a postponed row back with a later due time and no claim', async () => {

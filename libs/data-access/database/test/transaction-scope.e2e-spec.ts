@@ -63,6 +63,30 @@ describe('transaction scopes on a real PostgreSQL', () => {
     expect((await ids()).filter((id) => id >= 10)).toEqual([11]);
   });
 
+  it('tells a scope its state was dropped by a rollback, and never after a commit', async () => {
+    const events: string[] = [];
+    const TOLD: TransactionScope<string[]> = {
+      name: 'test.told',
+      create: () => [],
+      afterCommit: (names) => events.push(...names.map((n) => `committed ${n}`)),
+      discarded: (names) => events.push(...names.map((n) => `discarded ${n}`)),
+    };
+    const mark = (manager: Parameters<typeof scopeState>[0], name: string): void => void scopeState(manager, TOLD)?.push(name);
+    await ds.transaction(async (m) => mark(m, 'kept'));
+    await expect(ds.transaction(async (m) => {
+      mark(m, 'whole');
+      throw new Error('roll back');
+    })).rejects.toThrow('roll back');
+    await ds.transaction(async (outer) => {
+      await expect(outer.transaction(async (inner) => {
+        mark(inner, 'savepoint');
+        throw new Error('savepoint rolls back');
+      })).rejects.toThrow('savepoint rolls back');
+      mark(outer, 'after the savepoint');
+    });
+    expect(events).toEqual(['committed kept', 'discarded whole', 'discarded savepoint', 'committed after the savepoint']);
+  });
+
   it('has no state outside a transaction', () => {
     expect(scopeState(ds.manager, PENDING)).toBeUndefined();
   });

@@ -24,20 +24,14 @@ export interface GoalSettings {
   workspaceId: string | null;
 }
 
+/** The goal's columns an attempt needs (`g` goals). */
+export const GOAL_COLUMNS = `g.goal_id AS g_goal_id, g.version AS g_version, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext, g.workspace_id`;
+
 /** The columns of a delivery and its goal's settings that an attempt needs (`d` deliveries, `g` goals). */
 export const ATTEMPT_COLUMNS = `d.result_id, d.goal_id, d.revision, d.body, d.body_sha256, d.correlation_id, d.created_at, d.goal_version,
-  g.goal_id AS g_goal_id, g.version AS g_version, g.deleted, g.recipient_url, g.delivery_mode, g.secret_ciphertext, g.workspace_id`;
+  ${GOAL_COLUMNS}`;
 
-export interface AttemptRow {
-  delivery_id: string;
-  result_id: string;
-  goal_id: string;
-  revision: number;
-  body: Buffer;
-  body_sha256: string;
-  correlation_id: string;
-  created_at: Date;
-  goal_version: number | null;
+export interface GoalRow {
   g_goal_id: string | null;
   g_version: number;
   deleted: boolean;
@@ -47,6 +41,26 @@ export interface AttemptRow {
   workspace_id: string | null;
 }
 
+export interface AttemptRow extends GoalRow {
+  delivery_id: string;
+  result_id: string;
+  goal_id: string;
+  revision: number;
+  body: Buffer;
+  body_sha256: string;
+  correlation_id: string;
+  created_at: Date;
+  goal_version: number | null;
+}
+
+/** The goal's current delivery settings; null before they arrived. */
+export function goalSettings(r: GoalRow): GoalSettings | null {
+  return r.g_goal_id === null ? null : {
+    goalId: r.g_goal_id, version: r.g_version, deleted: r.deleted, recipientUrl: r.recipient_url, deliveryMode: r.delivery_mode,
+    secretCiphertext: r.secret_ciphertext, workspaceId: r.workspace_id,
+  };
+}
+
 /** What one attempt needs: the frozen delivery and the goal's current delivery settings (null before they arrived). */
 export function attemptInput(r: AttemptRow): { delivery: StoredDelivery; goal: GoalSettings | null } {
   return {
@@ -54,9 +68,6 @@ export function attemptInput(r: AttemptRow): { delivery: StoredDelivery; goal: G
       deliveryId: r.delivery_id, resultId: r.result_id, goalId: r.goal_id, revision: r.revision, body: r.body,
       bodySha256: r.body_sha256, correlationId: r.correlation_id, createdAt: r.created_at, goalVersion: r.goal_version,
     },
-    goal: r.g_goal_id === null ? null : {
-      goalId: r.g_goal_id, version: r.g_version, deleted: r.deleted, recipientUrl: r.recipient_url, deliveryMode: r.delivery_mode,
-      secretCiphertext: r.secret_ciphertext, workspaceId: r.workspace_id,
-    },
+    goal: goalSettings(r),
   };
 }

@@ -9,16 +9,9 @@ import { afterCommit } from '@owd/database';
 import { MessagingService, type ChunkEvent, type TraceCarrier } from '@owd/kafka';
 import { DeliveryWorker } from './delivery-worker.service';
 import { originKey } from './origin-key';
+import { WorkQueue, type DueAttempt } from './work-queue.repository';
 
 const S = '"dispatcher"';
-
-interface DueWork {
-  deliveryId: string;
-  series: number;
-  attempt: number;
-  causationId: string;
-  trace: TraceCarrier;
-}
 
 interface DeliveryState {
   goal_id: string;
@@ -36,7 +29,7 @@ interface DeliveryState {
 export class DeliveryIntake implements OnModuleInit {
   private readonly logger = new Logger(DeliveryIntake.name);
 
-  constructor(private readonly messaging: MessagingService, private readonly worker: DeliveryWorker) {}
+  constructor(private readonly messaging: MessagingService, private readonly worker: DeliveryWorker, private readonly queue: WorkQueue) {}
 
   onModuleInit(): void {
     this.messaging.consume({
@@ -86,27 +79,44 @@ export class DeliveryIntake implements OnModuleInit {
 
   /**
    * Stores the frozen bytes and makes attempt 1 due now, for the whole chunk in two statements; a repeated
-   * deliveryId changes nothing. Each work row keeps its event's trace: the worker makes the attempt later, in it.
+   * deliveryId changes nothing. Each work row keeps its event's trace: the attempt is made in it. The attempts
+   * the worker has slots for are claimed as they are inserted and sent with the bytes in hand once the chunk commits.
    */
   async deliveriesRequested(events: readonly ChunkEvent[], manager: EntityManager): Promise<void> {
-    const requested = events.map((e) => ({ ...e, d: (e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload }));
+    const requested = events.map((e) => ({
+      ...e, d: (e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload,
+      body: Buffer.from((e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload.bodyBase64, 'base64'),
+    }));
     const col = <T>(pick: (r: (typeof requested)[number]) => T) => requested.map(pick);
-    const inserted: { delivery_id: string }[] = await manager.query(
+    const inserted: { delivery_id: string; created_at: Date }[] = await manager.query(
       `INSERT INTO ${S}.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id, goal_version)
        SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[], $5::bytea[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::int[])
-       ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id`,
+       ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id, created_at`,
       [
         col((r) => r.d.deliveryId), col((r) => r.d.resultId), col((r) => r.d.goalId), col((r) => r.d.revision),
-        col((r) => Buffer.from(r.d.bodyBase64, 'base64')), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
+        col((r) => r.body), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
         col((r) => r.d.reason), col((r) => r.envelope.correlationId), col((r) => r.d.goalVersion ?? null),
       ],
     );
-    const fresh = new Set(inserted.map((r) => r.delivery_id));
+    const fresh = new Map(inserted.map((r) => [r.delivery_id, r.created_at]));
+    const due: DueAttempt[] = [];
     for (const r of requested) {
-      if (!fresh.has(r.d.deliveryId.toLowerCase())) this.logger.log({ msg: 'delivery already known; request ignored', deliveryId: r.d.deliveryId, eventId: r.envelope.eventId });
+      const createdAt = fresh.get(r.d.deliveryId.toLowerCase());
+      // delete(): a delivery twice in one chunk is made due once.
+      fresh.delete(r.d.deliveryId.toLowerCase());
+      if (createdAt === undefined) {
+        this.logger.log({ msg: 'delivery already known; request ignored', deliveryId: r.d.deliveryId, eventId: r.envelope.eventId });
+        continue;
+      }
+      due.push({
+        deliveryId: r.d.deliveryId, series: 1, attempt: 1, causationId: r.envelope.eventId, trace: r.trace,
+        delivery: {
+          deliveryId: r.d.deliveryId, resultId: r.d.resultId, goalId: r.d.goalId, revision: r.d.revision, body: r.body,
+          bodySha256: r.d.bodySha256, correlationId: r.envelope.correlationId, createdAt, goalVersion: r.d.goalVersion ?? null,
+        },
+      });
     }
-    const due = requested.filter((r) => fresh.delete(r.d.deliveryId.toLowerCase()));
-    await this.makeDue(manager, due.map((r) => ({ deliveryId: r.d.deliveryId, series: 1, attempt: 1, causationId: r.envelope.eventId, trace: r.trace })));
+    await this.makeDue(manager, due);
   }
 
   /** A retry timer fired: attempt N is due now, if the delivery still waits for exactly that attempt. */
@@ -145,21 +155,14 @@ export class DeliveryIntake implements OnModuleInit {
     return rows[0];
   }
 
-  /** Work rows due now, each counted against its goal's origin (the per-origin limit's key), in one statement. */
-  private async makeDue(manager: EntityManager, work: readonly DueWork[]): Promise<void> {
-    if (work.length === 0) return;
-    await manager.query(
-      `INSERT INTO ${S}.attempts_due (delivery_id, series, attempt, due_at, causation_id, origin_key, trace_context)
-       SELECT d.delivery_id, u.series, u.attempt, now(), u.causation_id, COALESCE(g.origin_key, ''), u.trace_context
-         FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[]) AS u(delivery_id, series, attempt, causation_id, trace_context)
-         JOIN ${S}.deliveries d ON d.delivery_id = u.delivery_id LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
-       ON CONFLICT (delivery_id) DO NOTHING`,
-      [
-        work.map((w) => w.deliveryId), work.map((w) => w.series), work.map((w) => w.attempt), work.map((w) => w.causationId),
-        work.map((w) => JSON.stringify(w.trace)),
-      ],
-    );
-    // The worker takes the rows at once instead of at its next poll (DISPATCH_POLL_MS).
-    afterCommit(manager, this.worker.kick);
+  /**
+   * Work rows due now, in one statement. Those the worker has slots for are claimed as they go in (a new delivery's
+   * bytes are at hand) and start once the chunk commits; the rest wait for the worker's claim, woken at the commit.
+   */
+  private async makeDue(manager: EntityManager, due: readonly DueAttempt[]): Promise<void> {
+    if (due.length === 0) return;
+    const { inserted, claimed } = await this.worker.claimAsInserted(manager, (request) => this.queue.addDue(manager, due, request));
+    // The worker takes the rest at once instead of at its next poll (DISPATCH_POLL_MS).
+    if (claimed.length < inserted) afterCommit(manager, this.worker.kick);
   }
 }

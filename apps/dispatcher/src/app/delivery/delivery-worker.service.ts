@@ -1,6 +1,8 @@
 import {
   Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap,
 } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { scopeState, type TransactionScope } from '@owd/database';
 import type { AttemptResult } from '@owd/http-delivery';
 import { WakeableSleep, withTraceContext } from '@owd/kafka';
 import { AttemptRecorder } from './attempt-recorder.service';
@@ -10,13 +12,27 @@ import { CLOCK, type Clock } from './clock';
 import { deliveryMetrics } from './delivery.metrics';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 import { OriginLimiter } from './origin-limiter';
-import { WorkQueue, type ClaimedWork } from './work-queue.repository';
+import { WorkQueue, type ClaimedWork, type ClaimRequest } from './work-queue.repository';
 
 /** A row claimed this often has taken its workers down with it (or overrun every lease): give up on it. */
 const MAX_CLAIMS = 5;
 /** How soon an attempt whose goal settings have not arrived yet looks again. */
 const GOAL_RECHECK_MS = 1_000;
 const DEPTH_EVERY_MS = 5_000;
+
+/** Work claimed inside a transaction (as it was inserted), by the worker that counted its slots. */
+interface Reservation {
+  worker: DeliveryWorker;
+  work: ClaimedWork[];
+}
+
+/** Claimed work starts once the transaction that claimed it has committed; its slots come back if it rolls back. */
+const CLAIMED_IN_TRANSACTION: TransactionScope<Reservation[]> = {
+  name: 'dispatcher.claimedInTransaction',
+  create: () => [],
+  afterCommit: (reservations) => reservations.forEach((r) => r.worker.settle(r.work, true)),
+  discarded: (reservations) => reservations.forEach((r) => r.worker.settle(r.work, false)),
+};
 
 /**
  * Claims due attempts and sends them, at most DISPATCH_CONCURRENCY at once and DISPATCH_PER_ORIGIN per
@@ -38,6 +54,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * Only then does a finished attempt wake the loop to claim again; new work wakes it by itself (intake, poll).
    */
   private mayHaveMore = false;
+  /** Claims take their slots one at a time (the loop's and those made as work is inserted), so none hands out a slot twice. */
+  private claiming: Promise<unknown> = Promise.resolve();
+  /** Work claimed in transactions that have not ended yet → when; it holds its slots until it starts or is given back. */
+  private readonly reserved = new Map<ClaimedWork[], number>();
+  private reservedCount = 0;
 
   constructor(
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
@@ -59,6 +80,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.kick();
     await this.loop;
     this.logger.log({ msg: 'delivery worker stopped claiming; finishing attempts in flight', inFlight: this.inFlight.size, signal });
+    // Work claimed in a consumer's transaction starts when it commits (the consumers still run): wait for those too.
+    const deadline = Date.now() + this.settings.leaseMs;
+    while (this.reservedCount > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -67,38 +91,106 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return this.inFlight.size;
   }
 
+  /** Attempts claimed in transactions that have not ended yet (they hold their slots). */
+  get reservedSlots(): number {
+    return this.reservedCount;
+  }
+
   kick = (): void => this.idle.wake();
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      const free = this.settings.concurrency - this.inFlight.size;
-      let claimed = 0;
-      if (free > 0) {
-        try {
-          const work = await this.queue.claim({
-            limit: free,
-            freeByOrigin: this.limiter.freeSlots(),
-            perOrigin: this.settings.perOrigin,
-            leaseMs: this.settings.leaseMs,
-            workerId: this.settings.workerId,
-          });
-          for (const item of work) this.start(item);
-          claimed = work.length;
-          this.mayHaveMore = claimed >= free || this.limiter.anyFull();
-          await this.updateDepth();
-        } catch (err) {
-          this.logger.warn({ msg: 'claiming due attempts failed; trying again', err });
-          await this.idle.sleep(1_000);
-          continue;
-        }
+  /**
+   * Runs `insert` (which makes attempts due in `manager`'s transaction and may claim some of them at once, within the
+   * request it is given) as a claim: the slots of what it claimed are counted before anything else claims. The
+   * claimed work starts once the transaction commits and gives its slots back if it rolls back; the rows themselves
+   * are the transaction's, so a rolled-back claim leaves nothing behind.
+   */
+  async claimAsInserted<T extends { claimed: ClaimedWork[] }>(manager: EntityManager, insert: (request: ClaimRequest) => Promise<T>): Promise<T> {
+    const reservations = scopeState(manager, CLAIMED_IN_TRANSACTION);
+    if (!reservations) throw new Error('claimAsInserted runs inside the transaction that inserts the work');
+    return this.exclusively(async () => {
+      const result = await insert(this.claimRequest());
+      if (result.claimed.length > 0) {
+        for (const w of result.claimed) this.limiter.acquire(w.originKey);
+        this.reserved.set(result.claimed, Date.now());
+        this.reservedCount += result.claimed.length;
+        reservations.push({ worker: this, work: result.claimed });
       }
-      // More may be due right away; otherwise wait for the poll or for a slot to free up.
-      if (claimed === 0 || this.inFlight.size >= this.settings.concurrency) await this.idle.sleep(this.settings.pollMs);
+      return result;
+    });
+  }
+
+  /**
+   * The transaction that claimed `work` has ended: committed, it starts; rolled back, its slots come back. Work held
+   * longer than its lease (a transaction whose end was never reported: the connection broke at the commit) is given
+   * back by the loop, and a late report of it then changes nothing (the row is anyone's after its lease).
+   */
+  settle(work: ClaimedWork[], committed: boolean): void {
+    if (!this.reserved.delete(work)) return;
+    this.reservedCount -= work.length;
+    if (committed) {
+      for (const w of work) this.start(w);
+      return;
+    }
+    for (const w of work) this.limiter.release(w.originKey);
+    this.kick();
+  }
+
+  private expireReservations(): void {
+    const expired = [...this.reserved].filter(([, at]) => Date.now() - at > this.settings.leaseMs);
+    for (const [work] of expired) {
+      this.logger.warn({ msg: 'claimed work whose transaction never reported its end: its slots are given back', deliveryIds: work.map((w) => w.deliveryId) });
+      this.settle(work, false);
     }
   }
 
+  private claimRequest(): ClaimRequest {
+    return {
+      limit: this.running ? this.settings.concurrency - this.inFlight.size - this.reservedCount : 0,
+      freeByOrigin: this.limiter.freeSlots(),
+      perOrigin: this.settings.perOrigin,
+      leaseMs: this.settings.leaseMs,
+      workerId: this.settings.workerId,
+    };
+  }
+
+  private exclusively<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.claiming.then(fn, fn);
+    this.claiming = run.catch(() => undefined);
+    return run;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.expireReservations();
+      let free = 0;
+      let claimed = 0;
+      try {
+        const work = await this.exclusively(async () => {
+          const request = this.claimRequest();
+          free = request.limit;
+          if (free <= 0) return [];
+          const taken = await this.queue.claim(request);
+          for (const w of taken) this.limiter.acquire(w.originKey);
+          return taken;
+        });
+        for (const item of work) this.start(item);
+        claimed = work.length;
+        if (free > 0) {
+          this.mayHaveMore = claimed >= free || this.limiter.anyFull();
+          await this.updateDepth();
+        }
+      } catch (err) {
+        this.logger.warn({ msg: 'claiming due attempts failed; trying again', err });
+        await this.idle.sleep(1_000);
+        continue;
+      }
+      // More may be due right away; otherwise wait for the poll or for a slot to free up.
+      if (claimed === 0 || this.inFlight.size + this.reservedCount >= this.settings.concurrency) await this.idle.sleep(this.settings.pollMs);
+    }
+  }
+
+  /** Sends claimed work whose origin slot is already counted (by the claim). */
   private start(work: ClaimedWork): void {
-    this.limiter.acquire(work.originKey);
     deliveryMetrics.inFlight.inc();
     // The origin's slot protects the receiver: it is given back as soon as the request is over, before the attempt
     // is recorded; the process-wide slot is given back once it is recorded. Each frees a slot the loop may claim for.

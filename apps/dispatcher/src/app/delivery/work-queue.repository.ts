@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { TraceCarrier } from '@owd/kafka';
-import { ATTEMPT_COLUMNS, attemptInput, type AttemptRow, type GoalSettings, type StoredDelivery } from './attempt-input';
+import {
+  ATTEMPT_COLUMNS, attemptInput, GOAL_COLUMNS, goalSettings, type AttemptRow, type GoalRow, type GoalSettings, type StoredDelivery,
+} from './attempt-input';
 
 const S = '"dispatcher"';
 
@@ -30,6 +32,23 @@ interface ClaimRow extends AttemptRow {
   causation_id: string | null;
   origin_key: string;
   trace_context: TraceCarrier;
+}
+
+/** An attempt to make due now; `delivery` when its frozen bytes are at hand (a new delivery), so it can be claimed at once. */
+export interface DueAttempt {
+  deliveryId: string;
+  series: number;
+  attempt: number;
+  causationId: string;
+  trace: TraceCarrier;
+  delivery?: StoredDelivery;
+}
+
+interface InsertedRow extends GoalRow {
+  delivery_id: string;
+  claim_token: string | null;
+  claims: number;
+  origin_key: string;
 }
 
 export interface ClaimRequest {
@@ -83,6 +102,55 @@ export class WorkQueue {
       deliveryId: r.delivery_id, series: r.series, attempt: r.attempt, claimToken: r.claim_token,
       claims: r.claims, causationId: r.causation_id, originKey: r.origin_key, traceContext: r.trace_context, ...attemptInput(r),
     }));
+  }
+
+  /**
+   * Makes attempts due now, each counted against its goal's origin (the per-origin limit's key), in one statement;
+   * an attempt already waiting for its delivery changes nothing. With `claim`, the attempts whose bytes are at hand
+   * are claimed as they are inserted, within the request's limits as `claim()` keeps them (oldest first here: the
+   * order given), so the worker sends them without a claim of its own and without reading the body back. Returns
+   * how many rows went in and the claimed work.
+   */
+  async addDue(manager: EntityManager, due: readonly DueAttempt[], claim: ClaimRequest | null): Promise<{ inserted: number; claimed: ClaimedWork[] }> {
+    if (due.length === 0) return { inserted: 0, claimed: [] };
+    const limit = claim && due.every((d) => d.delivery) ? claim.limit : 0;
+    const rows: InsertedRow[] = await manager.query(
+      `WITH due AS (
+         SELECT d.delivery_id, d.goal_id, u.series, u.attempt, u.causation_id, COALESCE(g.origin_key, '') AS origin_key, u.trace_context, u.ord
+           FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS u(delivery_id, series, attempt, causation_id, trace_context, ord)
+           JOIN ${S}.deliveries d ON d.delivery_id = u.delivery_id LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
+       ), fitting AS (
+         SELECT due.*, row_number() OVER (PARTITION BY origin_key ORDER BY ord) <= GREATEST(COALESCE(($7::jsonb ->> origin_key)::int, $8), 0) AS fits
+           FROM due
+       ), taken AS (
+         SELECT fitting.*, fits AND count(*) FILTER (WHERE fits) OVER (ORDER BY ord) <= $6 AS take FROM fitting
+       ), inserted AS (
+         INSERT INTO ${S}.attempts_due (delivery_id, series, attempt, due_at, causation_id, origin_key, trace_context, claimed_until, claim_token, claimed_by, claims)
+         SELECT delivery_id, series, attempt, now(), causation_id, origin_key, trace_context,
+                CASE WHEN take THEN now() + make_interval(secs => $9) END, CASE WHEN take THEN gen_random_uuid() END,
+                CASE WHEN take THEN $10 END, CASE WHEN take THEN 1 ELSE 0 END
+           FROM taken ORDER BY ord
+         ON CONFLICT (delivery_id) DO NOTHING
+         RETURNING delivery_id, claim_token, claims, origin_key
+       )
+       SELECT i.delivery_id, i.claim_token, i.claims, i.origin_key, ${GOAL_COLUMNS}
+         FROM inserted i JOIN taken t USING (delivery_id) LEFT JOIN ${S}.goals g ON g.goal_id = t.goal_id`,
+      [
+        due.map((d) => d.deliveryId), due.map((d) => d.series), due.map((d) => d.attempt), due.map((d) => d.causationId),
+        due.map((d) => JSON.stringify(d.trace)), limit, JSON.stringify(claim?.freeByOrigin ?? {}), claim?.perOrigin ?? 0,
+        (claim?.leaseMs ?? 0) / 1000, claim?.workerId ?? null,
+      ],
+    );
+    const byId = new Map(due.map((d) => [d.deliveryId.toLowerCase(), d]));
+    const claimed = rows.flatMap((r): ClaimedWork[] => {
+      const d = byId.get(r.delivery_id);
+      if (r.claim_token === null || !d?.delivery) return [];
+      return [{
+        deliveryId: d.deliveryId, series: d.series, attempt: d.attempt, claimToken: r.claim_token, claims: r.claims,
+        causationId: d.causationId, originKey: r.origin_key, traceContext: d.trace, delivery: d.delivery, goal: goalSettings(r),
+      }];
+    });
+    return { inserted: rows.length, claimed };
   }
 
   /** Gives a claimed row back, due again after `delayMs` (e.g. the goal's settings have not arrived yet). */

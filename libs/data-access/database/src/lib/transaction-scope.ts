@@ -24,6 +24,8 @@ export interface TransactionScope<T> {
    * state kept for the rest of the transaction; without this hook nothing is kept.
    */
   rollback?(state: T, depth: number): T | undefined;
+  /** The state is dropped by a rollback: of the whole transaction, or of a savepoint when `rollback` keeps nothing. */
+  discarded?(state: T): void;
 }
 
 type Scopes = Map<TransactionScope<unknown>, unknown>;
@@ -52,8 +54,12 @@ class TransactionScopeSubscriber implements EntitySubscriberInterface {
     const depth = queryRunner.isTransactionActive ? transactionDepth(queryRunner) : 0;
     for (const [scope, state] of scopes) {
       const kept = depth > 0 ? scope.rollback?.(state, depth) : undefined;
-      if (kept === undefined) scopes.delete(scope);
-      else scopes.set(scope, kept);
+      if (kept !== undefined) {
+        scopes.set(scope, kept);
+        continue;
+      }
+      scopes.delete(scope);
+      scope.discarded?.(state);
     }
     if (depth === 0) delete queryRunner.data[KEY];
   }
