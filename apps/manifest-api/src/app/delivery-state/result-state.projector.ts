@@ -40,8 +40,8 @@ const toProjected = (r: StateRow): Projected => ({
 /**
  * Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history,
  * a chunk at a time with a fixed number of statements: the chunk's results read and locked in id order (so two
- * chunks never wait on each other in a cycle), the transitions applied in memory in event order, then one insert
- * of the attempts and one update of the results that changed.
+ * chunks never wait on each other in a cycle), the transitions applied in memory in event order, then the attempts
+ * inserted and the results that changed updated in one statement.
  */
 @Injectable()
 export class ResultStateProjector {
@@ -87,42 +87,36 @@ export class ResultStateProjector {
         changed.add(result);
       }
     }
-    await this.recordAttempts(manager, attempts);
-    await this.saveStates(manager, [...changed]);
+    await this.write(manager, attempts, [...changed]);
   }
 
-  private async recordAttempts(manager: EntityManager, attempts: readonly DeliveryAttemptedPayload[]): Promise<void> {
-    if (attempts.length === 0) return;
-    const col = <T>(pick: (e: DeliveryAttemptedPayload) => T) => attempts.map(pick);
+  /** The chunk's attempts and the results' new states in one statement (the insert is a data-modifying CTE). */
+  private async write(manager: EntityManager, attempts: readonly DeliveryAttemptedPayload[], results: readonly Projected[]): Promise<void> {
+    if (attempts.length === 0 && results.length === 0) return;
+    const a = <T>(pick: (e: DeliveryAttemptedPayload) => T) => attempts.map(pick);
+    const r = <T>(pick: (p: Projected) => T) => results.map(pick);
     await manager.query(
-      `INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms, outcome,
-         error_class, error_message, attempted_at, ended_at, next_attempt_at, final, response)
-       SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
-         $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[], $15::jsonb[])`,
-      [
-        col((e) => e.resultId), col((e) => e.deliveryId), col((e) => e.revision), col((e) => e.attempt), col((e) => e.targetHost),
-        col((e) => e.status ?? null), col((e) => e.durationMs), col((e) => e.outcome), col((e) => e.errorClass ?? null),
-        col((e) => e.errorMessage ?? null), col((e) => new Date(e.attemptedAt)), col(endOf),
-        col((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), col((e) => e.final),
-        col((e) => (e.response ? JSON.stringify(e.response) : null)),
-      ],
-    );
-  }
-
-  private async saveStates(manager: EntityManager, results: readonly Projected[]): Promise<void> {
-    if (results.length === 0) return;
-    const col = <T>(pick: (r: Projected) => T) => results.map(pick);
-    await manager.query(
-      `UPDATE manifest_api.results r SET state = u.state, state_revision = u.state_revision, state_reason = u.state_reason,
+      `WITH attempts AS (
+         INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms, outcome,
+           error_class, error_message, attempted_at, ended_at, next_attempt_at, final, response)
+         SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
+           $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[], $15::jsonb[])
+       )
+       UPDATE manifest_api.results r SET state = u.state, state_revision = u.state_revision, state_reason = u.state_reason,
          missing_fields = u.missing_fields, delivery_id = u.delivery_id, next_attempt_at = u.next_attempt_at,
          last_error = u.last_error, state_updated_at = now()
-         FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::jsonb[], $6::uuid[], $7::timestamptz[], $8::jsonb[])
+         FROM unnest($16::text[], $17::text[], $18::int[], $19::text[], $20::jsonb[], $21::uuid[], $22::timestamptz[], $23::jsonb[])
            AS u(id, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error)
         WHERE r.id = u.id`,
       [
-        col((r) => r.id), col((r) => r.state), col((r) => r.stateRevision), col((r) => r.stateReason),
-        col((r) => JSON.stringify(r.missingFields)), col((r) => r.deliveryId), col((r) => r.nextAttemptAt),
-        col((r) => (r.lastError === null ? null : JSON.stringify(r.lastError))),
+        a((e) => e.resultId), a((e) => e.deliveryId), a((e) => e.revision), a((e) => e.attempt), a((e) => e.targetHost),
+        a((e) => e.status ?? null), a((e) => e.durationMs), a((e) => e.outcome), a((e) => e.errorClass ?? null),
+        a((e) => e.errorMessage ?? null), a((e) => new Date(e.attemptedAt)), a(endOf),
+        a((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), a((e) => e.final),
+        a((e) => (e.response ? JSON.stringify(e.response) : null)),
+        r((p) => p.id), r((p) => p.state), r((p) => p.stateRevision), r((p) => p.stateReason),
+        r((p) => JSON.stringify(p.missingFields)), r((p) => p.deliveryId), r((p) => p.nextAttemptAt),
+        r((p) => (p.lastError === null ? null : JSON.stringify(p.lastError))),
       ],
     );
   }
