@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ConsumerConfig } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
@@ -473,6 +474,31 @@ describe('event plumbing on a real broker and database', () => {
     } finally {
       await relay.stop();
     }
+  });
+
+  it('lets the broker hold the fetches of a consumer off the latency path to fill them, and still handles what comes', async () => {
+    const configs: ConsumerConfig[] = [];
+    const make = b.kafka.consumer.bind(b.kafka);
+    b.kafka.consumer = (config) => {
+      configs.push(config);
+      return make(config);
+    };
+    const group = `svc_b.held.${randomUUID()}`;
+    let held: ReturnType<TestService['consumer']>;
+    try {
+      held = b.consumer(group, recordEffect('svc_b', group), undefined, { fetchWaitMs: 300 });
+      b.consumer(`svc_b.prompt.${randomUUID()}`, recordEffect('svc_b', group));
+    } finally {
+      b.kafka.consumer = make;
+    }
+    expect(configs[0]).toMatchObject({ minBytes: 64 * 1024, maxWaitTimeInMs: 300 });
+    expect(configs[1].minBytes).toBeUndefined();
+
+    await held.start();
+    const event = retryDue();
+    await b.producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
+    await waitFor(async () => (await effects(b, group, event.deliveryId)) === 1, { what: 'the event handled by the held consumer' });
+    await held.stop();
   });
 
   it('commits consumed positions to Kafka at most once per interval and when it stops, and at once after parking a message', async () => {

@@ -30,6 +30,8 @@ export class ResultsConsumers {
       events: [DeliveryAttempted],
       // Only a 409 changes a result here; the other outcomes need no transaction.
       accepts: (envelope) => is(envelope, DeliveryAttempted) && envelope.payload.outcome === 'conflict',
+      // A 409's resend may wait a quarter of a second; the topic carries every attempt, so fetches are held to fill.
+      fetchWaitMs: 250,
       handle: async (envelope, manager) => {
         if (is(envelope, DeliveryAttempted)) await conflicts.onAttempted(manager, envelope);
       },

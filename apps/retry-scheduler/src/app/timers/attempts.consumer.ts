@@ -36,6 +36,9 @@ export class AttemptsConsumer implements OnModuleInit {
         return !(final && attempt === 1);
       },
       handle: (envelope, manager) => this.handle(envelope as EventEnvelope<DeliveryAttemptedPayload>, manager),
+      // A timer's due time counts from the attempt's end, not from when its event is read: a fetch held a moment
+      // to fill costs no retry its schedule, and the topic (every attempt) far fewer fetches.
+      fetchWaitMs: 250,
     });
   }
 

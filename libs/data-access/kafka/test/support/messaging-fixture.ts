@@ -15,7 +15,7 @@ export interface TestService {
   kafka: Kafka;
   consumer(
     groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>, accepts?: ConsumerSpec['accepts'],
-    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs'>,
+    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs' | 'fetchWaitMs'>,
   ): EventConsumer;
   chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
   close(): Promise<void>;
