@@ -19,6 +19,8 @@ const MAX_CLAIMS = 5;
 /** How soon an attempt whose goal settings have not arrived yet looks again. */
 const GOAL_RECHECK_MS = 1_000;
 const DEPTH_EVERY_MS = 5_000;
+/** How long shutdown waits for the transactions that claimed work as they inserted it to end. */
+const RESERVATIONS_AT_SHUTDOWN_MS = 5_000;
 
 /** Work claimed inside a transaction (as it was inserted), by the worker that counted its slots. */
 interface Reservation {
@@ -81,7 +83,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     await this.loop;
     this.logger.log({ msg: 'delivery worker stopped claiming; finishing attempts in flight', inFlight: this.inFlight.size, signal });
     // Work claimed in a consumer's transaction starts when it commits (the consumers still run): wait for those too.
-    const deadline = Date.now() + this.settings.leaseMs;
+    // Such a transaction ends in milliseconds; one that has not after a few seconds leaves its rows to their lease.
+    const deadline = Date.now() + RESERVATIONS_AT_SHUTDOWN_MS;
     while (this.reservedCount > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     await Promise.allSettled([...this.inFlight]);
   }
