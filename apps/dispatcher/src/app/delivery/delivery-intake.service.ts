@@ -161,7 +161,10 @@ export class DeliveryIntake implements OnModuleInit {
    */
   private async makeDue(manager: EntityManager, due: readonly DueAttempt[]): Promise<void> {
     if (due.length === 0) return;
-    const { inserted, claimed } = await this.worker.claimAsInserted(manager, (request) => this.queue.addDue(manager, due, request));
+    // Retries hold their delivery's row lock and have no bytes at hand: they are left to the worker's claim.
+    const { inserted, claimed } = due.every((d) => d.delivery)
+      ? await this.worker.claimAsInserted(manager, (request) => this.queue.addDue(manager, due, request))
+      : await this.queue.addDue(manager, due, null);
     // The worker takes the rest at once instead of at its next poll (DISPATCH_POLL_MS).
     if (claimed.length < inserted) afterCommit(manager, this.worker.kick);
   }

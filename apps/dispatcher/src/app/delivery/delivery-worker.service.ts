@@ -105,7 +105,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
    * Runs `insert` (which makes attempts due in `manager`'s transaction and may claim some of them at once, within the
    * request it is given) as a claim: the slots of what it claimed are counted before anything else claims. The
    * claimed work starts once the transaction commits and gives its slots back if it rolls back; the rows themselves
-   * are the transaction's, so a rolled-back claim leaves nothing behind.
+   * are the transaction's, so a rolled-back claim leaves nothing behind. `insert` runs under the claim lock, so it
+   * must not wait for a row lock another claimer's transaction holds: it inserts work for rows its own transaction
+   * has just created (new deliveries), and the worker's claim skips locked rows and locks no delivery.
    */
   async claimAsInserted<T extends { claimed: ClaimedWork[] }>(manager: EntityManager, insert: (request: ClaimRequest) => Promise<T>): Promise<T> {
     const reservations = scopeState(manager, CLAIMED_IN_TRANSACTION);
