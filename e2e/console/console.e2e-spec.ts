@@ -4,6 +4,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { verify } from '@owd/signer';
 import { createTestDatabase, createTestTopics, REPO_ROOT, startReceiver, waitFor, type TestDatabase, type TestReceiver } from '@owd/testing';
 import { ApiClient } from '../system/support/api-client';
+import { resultTrail } from '../system/support/result-trail';
 import { Stack } from '../system/support/stack';
 
 const SECRET = 'whsec_console_test_0123456789';
@@ -353,8 +354,16 @@ describe('the web console', () => {
       await api.call('PUT', `/results/${result['id']}/fields`, { values: { desk: 'Sports' } });
       ids.push(result['id']);
     }
+    const seen = new Map<string, unknown>();
     const reach = (id: string, status: string) =>
-      waitFor(async () => (await api.call('GET', `/results/${id}`))['state']['status'] === status, { what: `${id} ${status}`, timeoutMs: UI_TIMEOUT_MS });
+      waitFor(async () => {
+        const state = (await api.call('GET', `/results/${id}`))['state'];
+        seen.set(id, state);
+        return state['status'] === status;
+      }, { what: `${id} ${status}`, timeoutMs: UI_TIMEOUT_MS })
+        .catch(async (err: Error) => {
+          throw new Error(`${err.message}; last seen ${JSON.stringify(seen.get(id))}\n${await resultTrail(db.url, id)}`);
+        });
     await Promise.all(ids.map((id) => reach(id, 'awaiting_approval')));
     for (const id of ids) await api.call('POST', `/results/${id}/approve`, {});
     await Promise.all(ids.map((id) => reach(id, 'failed')));

@@ -239,7 +239,7 @@ describe('manifest-api results', () => {
     });
   });
 
-  it('validates per-result field values against the contract fields (422 naming the field) and publishes result.fields-set', async () => {
+  it('validates per-result field values against the contract fields (422 naming the field) and publishes result.fields-set, each saved set under a higher version that revisions carry', async () => {
     const contract = await t.request('PUT', `/api/goals/${goalId}/contract`, { token, body: { sectionTypes: ['content'], blockTypes: ['paragraph'], fields: [
       { key: 'desk', label: 'Desk', type: 'text', required: true },
       { key: 'breaking', label: 'Breaking', type: 'bool' },
@@ -258,8 +258,12 @@ describe('manifest-api results', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.fieldValues).toEqual({ desk: 'Economy', breaking: true, category: 'eco' });
     const event = await reader.waitFor<ResultFieldsSetPayload>('result.fields-set', (p) => p.resultId === resultId);
-    expect(event.payload).toEqual({ resultId, goalId, values: { desk: 'Economy', breaking: true, category: 'eco' } });
+    expect(event.payload).toEqual({ resultId, goalId, values: { desk: 'Economy', breaking: true, category: 'eco' }, fieldValuesVersion: 1 });
+    expect((await revised(resultId, 1)).payload).toMatchObject({ fieldValues: {}, fieldValuesVersion: 0 });
+    expect((await put({ desk: 'Markets' })).status).toBe(200);
+    const second = await reader.waitFor<ResultFieldsSetPayload>('result.fields-set', (p) => p.resultId === resultId && p.fieldValuesVersion === 2);
+    expect(second.payload.values).toEqual({ desk: 'Markets' });
     await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'with fields' }) });
-    expect((await revised(resultId, 2)).payload.fieldValues).toEqual({ desk: 'Economy', breaking: true, category: 'eco' });
+    expect((await revised(resultId, 2)).payload).toMatchObject({ fieldValues: { desk: 'Markets' }, fieldValuesVersion: 2 });
   });
 });

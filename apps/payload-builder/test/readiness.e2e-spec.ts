@@ -62,6 +62,42 @@ describe('payload-builder readiness (§3) on a real broker and database', () => 
     expect(bodyOf(requested)['fields']).toEqual({ desk: 'Economy', section: 'news' });
   });
 
+  it('keeps receiver field values set before the content arrives: the revision carries the older, empty set', async () => {
+    const goalId = await h.goal(workspaceId, { sendImmediately: false });
+    const fields = [{ key: 'desk', label: 'Desk', type: 'text' as const, required: true, multiple: false }];
+    await h.contract(goalId, workspaceId, { fields });
+    const resultId = newResultId();
+    // manifest-api: the result is accepted (its revision carries the values it has then: none, version 0), then the
+    // values are set (version 1). The two topics are not ordered with each other: here the values come first.
+    const set = await h.publish(ResultFieldsSet, { resultId, goalId, values: { desk: 'Sports' }, fieldValuesVersion: 1 });
+    await h.handled(set.eventId);
+    await h.publish(ResultRevised, revised(goalId, workspaceId, revisionContent(resultId), { fieldValues: {}, fieldValuesVersion: 0 }));
+
+    await h.status(resultId, 'awaiting_approval');
+    const [row] = await h.dataSource.query(`SELECT field_values, field_values_version FROM payload_builder.results WHERE result_id = $1`, [resultId]);
+    expect(row).toEqual({ field_values: { desk: 'Sports' }, field_values_version: 1 });
+  });
+
+  it('takes the values a revision carries when they are newer than the last set it has seen', async () => {
+    const goalId = await h.goal(workspaceId, { sendImmediately: false });
+    const fields = [{ key: 'desk', label: 'Desk', type: 'text' as const, required: true, multiple: false }];
+    await h.contract(goalId, workspaceId, { fields });
+    const resultId = newResultId();
+    const first = await h.publish(ResultFieldsSet, { resultId, goalId, values: { desk: 'Sports' }, fieldValuesVersion: 1 });
+    await h.handled(first.eventId);
+    // The values were set again (version 2) and the content revised; the revision is here before the second set.
+    await h.publish(ResultRevised, revised(goalId, workspaceId, revisionContent(resultId), { fieldValues: { desk: 'Politics' }, fieldValuesVersion: 2 }));
+    await h.status(resultId, 'awaiting_approval');
+    const late = await h.publish(ResultFieldsSet, { resultId, goalId, values: { desk: 'Politics' }, fieldValuesVersion: 2 });
+    await h.handled(late.eventId);
+    const stale = await h.publish(ResultFieldsSet, { resultId, goalId, values: { desk: 'Sports' }, fieldValuesVersion: 1 });
+    await h.handled(stale.eventId);
+
+    await h.publish(ResultApproved, { resultId, goalId, revision: 1 });
+    const requested = await h.nextRequested(resultId);
+    expect(bodyOf(requested)['fields']).toEqual({ desk: 'Politics' });
+  });
+
   it('keeps a result whose goal is not known yet pending and sends it when the goal arrives', async () => {
     const goalId = randomUUID();
     const resultId = newResultId();

@@ -42,8 +42,9 @@ export class ResultActionsService {
       if (errors.length) {
         throw problems.unprocessable('invalid-field-values', 'Receiver field values refused', "Some values do not fit the goal's receiver fields.", errors);
       }
-      const next = await this.save(m, { ...result, fieldValues: values });
-      await this.outbox.add(m, ResultFieldsSet, { resultId, goalId: result.goalId, values }, { correlationId: resultId });
+      const next = await this.save(m, { ...result, fieldValues: values, fieldValuesVersion: result.fieldValuesVersion + 1 });
+      await this.outbox.add(m, ResultFieldsSet, { resultId, goalId: result.goalId, values, fieldValuesVersion: next.fieldValuesVersion },
+        { correlationId: resultId });
       return next;
     });
   }

@@ -29,6 +29,8 @@ export class ResultEntity {
   @Column({ name: 'parent_execution', type: 'text', nullable: true }) parentExecution!: string | null;
   @Column({ type: 'jsonb' }) content!: StoredContent;
   @Column({ name: 'field_values', type: 'jsonb' }) fieldValues!: Record<string, FieldValue>;
+  /** Grows with every saved set of field values; the events carry it so payload-builder keeps the newer set. */
+  @Column({ name: 'field_values_version', type: 'int' }) fieldValuesVersion!: number;
   @Column('text') state!: ResultState;
   /** The revision the state describes; events about older revisions only add to the attempt history. */
   @Column({ name: 'state_revision', type: 'int' }) stateRevision!: number;

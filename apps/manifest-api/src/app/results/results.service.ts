@@ -58,7 +58,7 @@ export class ResultsService {
     assertContent(content, []);
     const id = newId('res');
     const result: ResultEntity = {
-      id, goalId, workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {},
+      id, goalId, workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {}, fieldValuesVersion: 0,
       approvedRevision: null, createdAt: now, updatedAt: now, ...freshState(1, now),
     };
     const ids: RevisionIds = { resultId: id, revision: 1, workflowExecution: id, parentExecution: null, newArticles: [] };
@@ -145,6 +145,7 @@ export class ResultsService {
       payload: {
         resultId: result.id, goalId: result.goalId, workspaceId: result.workspaceId, revision: ids.revision,
         textOnlyChange: isTextOnlyChange(ids), content: { ...revisionInput(ids, result.content) }, fieldValues: result.fieldValues,
+        fieldValuesVersion: result.fieldValuesVersion,
       },
       context: { correlationId: result.id },
       trace,

@@ -12,10 +12,12 @@ export type ResultEventData =
       textOnlyChange: boolean;
       /** As received (ResultRevisionInput); checked when a payload is built. */
       content: unknown;
+      /** The field values manifest-api held when it accepted the revision, and their version (absent in older events). */
       fieldValues?: Record<string, unknown>;
+      fieldValuesVersion?: number;
     }
   | { type: 'approved'; revision: number; goalId: string; approvedBy?: string }
-  | { type: 'fields-set'; goalId: string; values: Record<string, unknown> }
+  | { type: 'fields-set'; goalId: string; values: Record<string, unknown>; version?: number }
   | { type: 'pending'; revision: number; reason: string }
   | { type: 'needs-approval'; revision: number; reason: string; missingFields: string[] }
   | { type: 'awaiting-approval'; revision: number; reason: string }

@@ -34,6 +34,21 @@ describe('applyResultEvent', () => {
     expect(fold([{ ...revised(1), fieldValues: { desk: 'x' } } as ResultEventData, revised(2)]).fieldValues).toEqual({ desk: 'x' });
   });
 
+  it('keeps the newer set of field values whichever event comes last: a revision carries the set it was accepted with', () => {
+    const carrying = (revision: number, fieldValues: Record<string, unknown>, fieldValuesVersion: number): ResultEventData =>
+      ({ ...revised(revision), fieldValues, fieldValuesVersion } as ResultEventData);
+    const saved = (values: Record<string, unknown>, version: number): ResultEventData => ({ type: 'fields-set', goalId, values, version });
+    // Saved after the result was accepted, but consumed first: the revision's empty set (version 0) is older.
+    expect(fold([saved({ desk: 'sports' }, 1), carrying(1, {}, 0)])).toMatchObject({ fieldValues: { desk: 'sports' }, fieldValuesVersion: 1 });
+    // The revision was accepted after a second save that is still on its way: its set is newer, and the late save equal.
+    expect(fold([saved({ desk: 'a' }, 1), carrying(2, { desk: 'b' }, 2), saved({ desk: 'b' }, 2)]))
+      .toMatchObject({ fieldValues: { desk: 'b' }, fieldValuesVersion: 2 });
+    expect(fold([carrying(2, { desk: 'b' }, 2), saved({ desk: 'a' }, 1)])).toMatchObject({ fieldValues: { desk: 'b' }, fieldValuesVersion: 2 });
+    // Events written before versions existed replace the set, as they did then.
+    expect(fold([saved({ desk: 'a' }, 1), { ...revised(2), fieldValues: { desk: 'old' } } as ResultEventData]).fieldValues).toEqual({ desk: 'old' });
+    expect(fold([saved({ desk: 'a' }, 3), { type: 'fields-set', goalId, values: { desk: 'old' } }])).toMatchObject({ fieldValues: { desk: 'old' }, fieldValuesVersion: 3 });
+  });
+
   it('never lowers the approved revision', () => {
     expect(fold([{ type: 'approved', revision: 3, goalId }, { type: 'approved', revision: 2, goalId }]).approvedRevision).toBe(3);
   });

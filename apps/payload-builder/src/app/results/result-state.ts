@@ -25,6 +25,8 @@ export interface ResultProjection {
   approvedRevision: number;
   /** Per-result receiver field values, the latest saved set (the goal's defaults are applied when reading). */
   fieldValues: Record<string, unknown>;
+  /** The version of that set (`result.fields-set`); 0 while none was saved or the events carried none. */
+  fieldValuesVersion: number;
   frozenRevisions: number[];
   lastDeliveryId: string | null;
   conflicts: number;
@@ -37,7 +39,7 @@ export interface ResultProjection {
 export function emptyProjection(resultId: string): ResultProjection {
   return {
     resultId, goalId: null, workspaceId: null, revision: 0, upstreamRevision: 0, textOnlyChange: false, content: null,
-    state: 'new', stateReason: null, stateRevision: 0, missingFields: [], approvedRevision: 0, fieldValues: {}, frozenRevisions: [],
+    state: 'new', stateReason: null, stateRevision: 0, missingFields: [], approvedRevision: 0, fieldValues: {}, fieldValuesVersion: 0, frozenRevisions: [],
     lastDeliveryId: null, conflicts: 0, conflictRevision: 0, lastSeq: 0, updatedAt: null,
   };
 }
@@ -51,13 +53,13 @@ export function applyResultEvent(state: ResultProjection, event: ResultEvent): R
       return {
         ...next, goalId: data.goalId, workspaceId: data.workspaceId, revision: data.revision,
         upstreamRevision: data.upstreamRevision, textOnlyChange: data.textOnlyChange, content: data.content,
-        fieldValues: data.fieldValues ? { ...data.fieldValues } : state.fieldValues,
+        ...newerFieldValues(state, data.fieldValues, data.fieldValuesVersion, 'carried'),
       };
     case 'approved':
       return { ...next, goalId: state.goalId ?? data.goalId, approvedRevision: Math.max(state.approvedRevision, data.revision) };
     case 'fields-set':
-      // The Delivery tab saves the result's whole set of values: it replaces the previous one.
-      return { ...next, goalId: state.goalId ?? data.goalId, fieldValues: { ...data.values } };
+      // The Delivery tab saves the result's whole set of values: it replaces the previous one (unless that is newer).
+      return { ...next, goalId: state.goalId ?? data.goalId, ...newerFieldValues(state, data.values, data.version, 'saved') };
     case 'pending':
       return { ...next, ...decided('pending', data), missingFields: [] };
     case 'needs-approval':
@@ -83,4 +85,21 @@ export function applyResultEvent(state: ResultProjection, event: ResultEvent): R
 
 function decided(state: ResultState, data: { revision: number; reason: string }): Pick<ResultProjection, 'state' | 'stateReason' | 'stateRevision'> {
   return { state, stateReason: data.reason, stateRevision: data.revision };
+}
+
+/**
+ * The field values to hold after an event that brings a set: `result.fields-set` (saved) and `result.revised` (the set
+ * manifest-api held when it accepted the revision, carried) are on topics not ordered with each other, so the set with
+ * the higher version wins. A carried set replaces only a strictly older one (at the same version both sets are the
+ * same, and a new result's revision carries the empty set, version 0); a saved set replaces one at most as new. An
+ * event without a version (written before versions existed) replaces the set, as it always did.
+ */
+function newerFieldValues(
+  state: ResultProjection, values: Record<string, unknown> | undefined, version: number | undefined, kind: 'carried' | 'saved',
+): Pick<ResultProjection, 'fieldValues' | 'fieldValuesVersion'> {
+  const held = { fieldValues: state.fieldValues, fieldValuesVersion: state.fieldValuesVersion };
+  if (values === undefined) return held;
+  if (version === undefined) return { fieldValues: { ...values }, fieldValuesVersion: state.fieldValuesVersion };
+  const newer = kind === 'carried' ? version > state.fieldValuesVersion : version >= state.fieldValuesVersion;
+  return newer ? { fieldValues: { ...values }, fieldValuesVersion: version } : held;
 }

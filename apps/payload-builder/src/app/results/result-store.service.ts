@@ -18,6 +18,7 @@ interface ResultRow {
   missing_fields: string[];
   approved_revision: number;
   field_values: Record<string, unknown>;
+  field_values_version: number;
   frozen_revisions: number[];
   last_delivery_id: string | null;
   conflicts: number;
@@ -170,20 +171,21 @@ async function upsertResults(manager: EntityManager, states: readonly ResultProj
   if (states.length === 0) return;
   await manager.query(
     `INSERT INTO results (result_id, goal_id, workspace_id, revision, upstream_revision, text_only_change, content,
-       status, status_reason, status_revision, missing_fields, approved_revision, field_values, frozen_revisions,
+       status, status_reason, status_revision, missing_fields, approved_revision, field_values, field_values_version, frozen_revisions,
        last_delivery_id, conflicts, conflict_revision, last_seq, updated_at)
      SELECT r.result_id, r.goal_id, r.workspace_id, r.revision, r.upstream_revision, r.text_only_change, r.content,
        r.status, r.status_reason, r.status_revision, r.missing_fields, r.approved_revision, r.field_values,
-       r.frozen_revisions, r.last_delivery_id, r.conflicts, r.conflict_revision, r.last_seq, r.updated_at
+       r.field_values_version, r.frozen_revisions, r.last_delivery_id, r.conflicts, r.conflict_revision, r.last_seq, r.updated_at
        FROM jsonb_to_recordset($1::jsonb) AS r(result_id text, goal_id uuid, workspace_id uuid, revision int,
          upstream_revision int, text_only_change boolean, content jsonb, status text, status_reason text,
-         status_revision int, missing_fields text[], approved_revision int, field_values jsonb, frozen_revisions int[],
+         status_revision int, missing_fields text[], approved_revision int, field_values jsonb, field_values_version int, frozen_revisions int[],
          last_delivery_id uuid, conflicts int, conflict_revision int, last_seq int, updated_at timestamptz)
      ON CONFLICT (result_id) DO UPDATE SET goal_id = EXCLUDED.goal_id, workspace_id = EXCLUDED.workspace_id,
        revision = EXCLUDED.revision, upstream_revision = EXCLUDED.upstream_revision,
        text_only_change = EXCLUDED.text_only_change, content = EXCLUDED.content, status = EXCLUDED.status,
        status_reason = EXCLUDED.status_reason, status_revision = EXCLUDED.status_revision, missing_fields = EXCLUDED.missing_fields,
        approved_revision = EXCLUDED.approved_revision, field_values = EXCLUDED.field_values,
+       field_values_version = EXCLUDED.field_values_version,
        frozen_revisions = EXCLUDED.frozen_revisions, last_delivery_id = EXCLUDED.last_delivery_id,
        conflicts = EXCLUDED.conflicts, conflict_revision = EXCLUDED.conflict_revision, last_seq = EXCLUDED.last_seq,
        updated_at = EXCLUDED.updated_at`,
@@ -200,7 +202,8 @@ function toRow(state: ResultProjection): ResultRow {
     result_id: state.resultId, goal_id: state.goalId, workspace_id: state.workspaceId, revision: state.revision,
     upstream_revision: state.upstreamRevision, text_only_change: state.textOnlyChange, content: state.content,
     status: state.state, status_reason: state.stateReason, status_revision: state.stateRevision, missing_fields: state.missingFields,
-    approved_revision: state.approvedRevision, field_values: state.fieldValues, frozen_revisions: state.frozenRevisions,
+    approved_revision: state.approvedRevision, field_values: state.fieldValues, field_values_version: state.fieldValuesVersion,
+    frozen_revisions: state.frozenRevisions,
     last_delivery_id: state.lastDeliveryId, conflicts: state.conflicts, conflict_revision: state.conflictRevision,
     last_seq: state.lastSeq, updated_at: state.updatedAt,
   };
@@ -211,7 +214,8 @@ function fromRow(row: ResultRow): ResultProjection {
     resultId: row.result_id, goalId: row.goal_id, workspaceId: row.workspace_id, revision: row.revision,
     upstreamRevision: row.upstream_revision, textOnlyChange: row.text_only_change, content: row.content,
     state: row.status, stateReason: row.status_reason, stateRevision: row.status_revision, missingFields: row.missing_fields,
-    approvedRevision: row.approved_revision, fieldValues: row.field_values, frozenRevisions: row.frozen_revisions,
+    approvedRevision: row.approved_revision, fieldValues: row.field_values, fieldValuesVersion: row.field_values_version,
+    frozenRevisions: row.frozen_revisions,
     lastDeliveryId: row.last_delivery_id, conflicts: row.conflicts, conflictRevision: row.conflict_revision,
     lastSeq: row.last_seq, updatedAt: row.updated_at,
   };

@@ -60,6 +60,7 @@ export class ResultWorkflowService {
     await this.change(manager, state, {
       type: 'revised', revision, upstreamRevision: p.revision, goalId: p.goalId, workspaceId: p.workspaceId,
       textOnlyChange: p.textOnlyChange, content: p.content, ...(p.fieldValues ? { fieldValues: p.fieldValues } : {}),
+      ...(p.fieldValuesVersion === undefined ? {} : { fieldValuesVersion: p.fieldValuesVersion }),
     }, envelope);
   }
 
@@ -76,7 +77,9 @@ export class ResultWorkflowService {
     const p = envelope.payload;
     await this.store.lockGoal(manager, p.goalId, 'shared');
     const state = await this.store.lockResult(manager, p.resultId);
-    await this.change(manager, state, { type: 'fields-set', goalId: p.goalId, values: p.values }, envelope);
+    await this.change(manager, state, {
+      type: 'fields-set', goalId: p.goalId, values: p.values, ...(p.fieldValuesVersion === undefined ? {} : { version: p.fieldValuesVersion }),
+    }, envelope);
   }
 
   /** Records the change, re-decides the result (it may arrive before its content or goal) and saves it. */

@@ -30,10 +30,10 @@ const body = '{"id":"res_8f2c1a","revision":2}';
 export const EVENT_EXAMPLES: readonly EventExample[] = [
   example(ResultRevised, {
     resultId, goalId, workspaceId, revision: 2, textOnlyChange: false,
-    content: { title: 'Rates unchanged', sections: [] }, fieldValues: { category: 'economy' },
+    content: { title: 'Rates unchanged', sections: [] }, fieldValues: { category: 'economy' }, fieldValuesVersion: 1,
   }),
   example(ResultApproved, { resultId, goalId, revision: 2, approvedBy: 'editor@example.com' }),
-  example(ResultFieldsSet, { resultId, goalId, values: { category: 'economy' } }),
+  example(ResultFieldsSet, { resultId, goalId, values: { category: 'economy' }, fieldValuesVersion: 1 }),
   example(DeliveryRetryRequested, { resultId, goalId, deliveryId }),
   example(ResultStatusChanged, {
     resultId, goalId, revision: 2, status: 'queued', reason: 'approved and complete', missingFields: [], deliveryId,

@@ -16,7 +16,17 @@ export const FIELD_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string,
   ResultRevisedPayload: {
     textOnlyChange: 'True when only the text changed (no new cluster version): spec §6 rule 1.',
     content: 'The result content as submitted to the API (payload builder input, see docs/payload.md).',
-    fieldValues: 'Per-result receiver field values entered on the Delivery tab.',
+    fieldValues: 'Per-result receiver field values entered on the Delivery tab, as they were when this revision was accepted.',
+    fieldValuesVersion:
+      'The `result.fields-set` version `fieldValues` is (0 while none was saved). This topic is not ordered with ' +
+      '`result.workflow`: a consumer keeps the set with the higher version, so values saved after the revision are never ' +
+      'replaced by the older set it carries. Optional so older producers stay valid.',
+  },
+  ResultFieldsSetPayload: {
+    values: "The result's whole set of receiver field values: it replaces the previous set.",
+    fieldValuesVersion:
+      "Grows by one with every saved set of this result (1 for the first). `result.revised` carries the version of the set it " +
+      'holds, so a consumer keeps whichever is newer. Optional so older producers stay valid.',
   },
   ResultApprovedPayload: {
     revision: 'The revision approved, numbered as `result.status` reported it; payload-builder sends it (or a later one) once ready.',

@@ -14,6 +14,8 @@ export class ResultRevisedPayload {
   @IsObject() content!: Record<string, unknown>;
   /** Per-result receiver field values entered on the Delivery tab. */
   @IsOptional() @IsObject() fieldValues?: Record<string, unknown>;
+  /** The `result.fields-set` version `fieldValues` is (0: none saved yet); optional so older producers stay valid. */
+  @IsOptional() @IsInt() @Min(0) fieldValuesVersion?: number;
 }
 
 export const ResultRevised = defineEvent({

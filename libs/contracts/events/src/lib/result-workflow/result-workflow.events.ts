@@ -15,6 +15,8 @@ export class ResultFieldsSetPayload {
   @IsString() @MinLength(1) resultId!: string;
   @IsUUID() goalId!: string;
   @IsObject() values!: Record<string, unknown>;
+  /** Grows with every saved set of this result (1 for the first); optional so older producers stay valid. */
+  @IsOptional() @IsInt() @Min(1) fieldValuesVersion?: number;
 }
 
 /** Manual retry of a failed delivery from the result panel: same content, same X-SH-Delivery. */
