@@ -4,7 +4,7 @@ import { HealthIndicatorService } from '@nestjs/terminus';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { DeliveryRetryDue } from '@owd/events';
-import { messagingTablesUp, MessagingService } from '@owd/kafka';
+import { messagingTablesUp, MessagingService, on } from '@owd/kafka';
 import { createTestDatabase, createTestTopics, waitFor, type TestDatabase } from '@owd/testing';
 import { awaitSchema, BaseServiceConfig, PlatformModule } from '../src';
 import { ReadinessIndicators } from '../src/lib/readiness';
@@ -25,7 +25,7 @@ class CreateMessaging1700000000000 implements MigrationInterface {
 class RetryConsumer implements OnModuleInit {
   constructor(private readonly messaging: MessagingService) {}
   onModuleInit(): void {
-    this.messaging.consume({ groupId: 'probe-test.retries', events: [DeliveryRetryDue], handle: async () => undefined, sessionTimeoutMs: 6_000 });
+    this.messaging.consume({ groupId: 'probe-test.retries', on: [on(DeliveryRetryDue, async () => undefined)], sessionTimeoutMs: 6_000 });
   }
 }
 

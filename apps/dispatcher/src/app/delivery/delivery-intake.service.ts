@@ -1,12 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
-  DeliveryRequested, DeliveryRetryRequested, GoalChanged, DeliveryRetryDue,
+  DeliveryRequested, DeliveryRetryRequested, GoalChanged, DeliveryRetryDue, is,
   type DeliveryRequestedPayload, type DeliveryRetryDuePayload, type DeliveryRetryRequestedPayload,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
 import { afterCommit } from '@owd/database';
-import { MessagingService, type ChunkEvent, type TraceCarrier } from '@owd/kafka';
+import { MessagingService, on, type ChunkEvent, type TraceCarrier } from '@owd/kafka';
 import { DeliveryWorker } from './delivery-worker.service';
 import { originKey } from './origin-key';
 import { WorkQueue, type DueAttempt } from './work-queue.repository';
@@ -34,23 +34,23 @@ export class DeliveryIntake implements OnModuleInit {
   onModuleInit(): void {
     this.messaging.consume({
       groupId: 'dispatcher.goals',
-      events: [GoalChanged],
-      handle: (env, manager) => this.goalChanged(env as EventEnvelope<GoalChangedPayload>, manager),
+      on: [on(GoalChanged, (envelope, manager) => this.goalChanged(envelope, manager))],
     });
     this.messaging.consume({
       groupId: 'dispatcher.deliveries',
-      events: [DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested],
+      on: [on(DeliveryRequested), on(DeliveryRetryDue), on(DeliveryRetryRequested)],
       handleChunk: (events, manager) => this.deliveries(events, manager),
     });
   }
 
   /** A chunk is one topic's: new deliveries are stored together; retries, rare, one by one in order. */
   async deliveries(events: readonly ChunkEvent[], manager: EntityManager): Promise<void> {
-    if (events.every((e) => e.definition === DeliveryRequested)) return this.deliveriesRequested(events, manager);
-    for (const { envelope, definition, trace } of events) {
-      if (definition === DeliveryRequested) await this.deliveriesRequested([{ envelope, definition, trace }], manager);
-      else if (definition === DeliveryRetryDue) await this.retryDue(envelope as EventEnvelope<DeliveryRetryDuePayload>, manager, trace);
-      else await this.retryRequested(envelope as EventEnvelope<DeliveryRetryRequestedPayload>, manager, trace);
+    if (events.every((e) => is(e.envelope, DeliveryRequested))) return this.deliveriesRequested(events, manager);
+    for (const event of events) {
+      const { envelope, trace } = event;
+      if (is(envelope, DeliveryRequested)) await this.deliveriesRequested([event], manager);
+      else if (is(envelope, DeliveryRetryDue)) await this.retryDue(envelope, manager, trace);
+      else if (is(envelope, DeliveryRetryRequested)) await this.retryRequested(envelope, manager, trace);
     }
   }
 

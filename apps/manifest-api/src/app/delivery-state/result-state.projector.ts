@@ -1,10 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import {
-  DeliveryAttempted, ResultStatusChanged,
-  type DeliveryAttemptedPayload, type EventEnvelope, type ResultStatusChangedPayload,
-} from '@owd/events';
-import { MessagingService, type ChunkEvent } from '@owd/kafka';
+import { DeliveryAttempted, is, ResultStatusChanged, type DeliveryAttemptedPayload } from '@owd/events';
+import { MessagingService, on, type ChunkEvent } from '@owd/kafka';
 import type { LastError, ResultState } from '../results/result.entity';
 import { RevisionLearner } from './revision-learner.service';
 import { onDeliveryAttempted, onStatusChanged, type ProjectedState } from './state-transitions';
@@ -49,7 +46,7 @@ export class ResultStateProjector {
     messaging.consume({
       groupId: RESULT_STATE_GROUP,
       // Not delivery.requested: `queued` on result.status already says the frozen bytes went to the dispatcher.
-      events: [ResultStatusChanged, DeliveryAttempted],
+      on: [on(ResultStatusChanged), on(DeliveryAttempted)],
       handleChunk: (events, manager) => this.project(events, manager),
       // Two topics: let each of their partitions (3 apiece by default) progress on its own.
       partitionsConsumedConcurrently: 6,
@@ -73,14 +70,12 @@ export class ResultStateProjector {
       // Send test samples and results of other deployments have no row here.
       if (!result || result.goalId !== payload.goalId) continue;
       let next: ProjectedState | null = null;
-      if (envelope.type === ResultStatusChanged.type) {
-        const status = envelope as EventEnvelope<ResultStatusChangedPayload>;
-        result.approvedRevision = await this.revisions.learn(manager, result, status);
-        next = onStatusChanged(result, status.payload);
-      } else if (envelope.type === DeliveryAttempted.type) {
-        const attempt = envelope.payload as DeliveryAttemptedPayload;
-        attempts.push(attempt);
-        next = onDeliveryAttempted(result, attempt);
+      if (is(envelope, ResultStatusChanged)) {
+        result.approvedRevision = await this.revisions.learn(manager, result, envelope);
+        next = onStatusChanged(result, envelope.payload);
+      } else if (is(envelope, DeliveryAttempted)) {
+        attempts.push(envelope.payload);
+        next = onDeliveryAttempted(result, envelope.payload);
       }
       if (next) {
         Object.assign(result, next);

@@ -1,10 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import {
-  CapabilityReported, CapabilityReportedPayload, ContractChanged, ContractChangedPayload, GoalChanged, GoalChangedPayload,
-  type EventEnvelope,
-} from '@owd/events';
-import { MessagingService } from '@owd/kafka';
-import type { EntityManager } from 'typeorm';
+import { CapabilityReported, ContractChanged, GoalChanged } from '@owd/events';
+import { MessagingService, on } from '@owd/kafka';
 import { ProjectionRepository } from './projection.repository';
 
 export const PROJECTION_GROUP = 'notifier.projection';
@@ -17,15 +13,11 @@ export class ProjectionConsumer implements OnModuleInit {
   onModuleInit(): void {
     this.messaging.consume({
       groupId: PROJECTION_GROUP,
-      events: [ContractChanged, CapabilityReported, GoalChanged],
-      handle: (envelope, manager) => this.handle(envelope, manager),
+      on: [
+        on(ContractChanged, ({ payload }, manager) => this.repository.saveContract(manager, payload)),
+        on(CapabilityReported, ({ payload }, manager) => this.repository.saveReport(manager, payload)),
+        on(GoalChanged, ({ payload }, manager) => this.repository.saveGoal(manager, payload)),
+      ],
     });
-  }
-
-  private async handle({ payload }: EventEnvelope, manager: EntityManager): Promise<void> {
-    // Consumed payloads are instances of their validated class, so the class tells the event apart.
-    if (payload instanceof ContractChangedPayload) await this.repository.saveContract(manager, payload);
-    else if (payload instanceof CapabilityReportedPayload) await this.repository.saveReport(manager, payload);
-    else if (payload instanceof GoalChangedPayload) await this.repository.saveGoal(manager, payload);
   }
 }

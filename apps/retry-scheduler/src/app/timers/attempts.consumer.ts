@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DeliveryAttempted, type DeliveryAttemptedPayload, type EventEnvelope } from '@owd/events';
-import { MessagingService } from '@owd/kafka';
+import { MessagingService, on } from '@owd/kafka';
 import { Clock } from './clock.provider';
 import { RetryPoller } from './retry.poller';
 import { decideTimer } from './timer-decision';
@@ -27,15 +27,12 @@ export class AttemptsConsumer implements OnModuleInit {
   onModuleInit(): void {
     this.messaging.consume({
       groupId: ATTEMPTS_CONSUMER_GROUP,
-      events: [DeliveryAttempted],
       // A series that ends at its first attempt (most deliveries) never had a timer: nothing to store or cancel,
       // so such an event needs no transaction and no record. Timers exist only after a non-final attempt, and a new
       // series starts only after the last one ended.
-      accepts: (envelope) => {
-        const { final, attempt } = (envelope as EventEnvelope<DeliveryAttemptedPayload>).payload;
-        return !(final && attempt === 1);
-      },
-      handle: (envelope, manager) => this.handle(envelope as EventEnvelope<DeliveryAttemptedPayload>, manager),
+      on: [on(DeliveryAttempted, (envelope, manager) => this.handle(envelope, manager), {
+        accepts: ({ payload }) => !(payload.final && payload.attempt === 1),
+      })],
       // A timer's due time counts from the attempt's end, not from when its event is read: a fetch held a moment
       // to fill costs no retry its schedule, and the topic (every attempt) far fewer fetches.
       fetchWaitMs: 250,

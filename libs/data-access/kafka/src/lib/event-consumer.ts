@@ -35,7 +35,41 @@ function textHeaders(headers: IHeaders | undefined): Record<string, string> {
   return text;
 }
 
-export type EventHandler = (envelope: EventEnvelope, manager: EntityManager, definition: EventDefinition) => Promise<void>;
+/** Handles one event of type T in the transaction of its chunk. */
+export type EventHandler<T extends object = object> = (envelope: EventEnvelope<T>, manager: EntityManager) => Promise<void>;
+
+/** Which events of a type concern a consumer; the others are skipped like unknown types (no transaction, no record). */
+export type EventFilter<T extends object = object> = (envelope: EventEnvelope<T>) => boolean;
+
+/**
+ * One event type a consumer takes, made by `on`: the definition, which of its events concern the consumer, and its
+ * handler (none when the consumer handles its chunks at once).
+ */
+export interface EventRoute {
+  readonly definition: EventDefinition;
+  readonly handle?: EventHandler;
+  readonly accepts?: EventFilter;
+}
+
+export interface RouteOptions<T extends object> {
+  /** Which of these events concern the consumer (default all). */
+  accepts?: EventFilter<T>;
+}
+
+/**
+ * The one way a consumer names what it takes: `on(GoalChanged, (envelope, manager) => …)` gives the handler the
+ * envelope typed by the event's payload; `on(ResultRevised)` only names an event that a chunk handler takes.
+ */
+export function on<T extends object>(definition: EventDefinition<T>, handle: EventHandler<T>, options?: RouteOptions<T>): EventRoute;
+export function on<T extends object>(definition: EventDefinition<T>, options?: RouteOptions<T>): EventRoute;
+export function on<T extends object>(
+  definition: EventDefinition<T>, handleOrOptions?: EventHandler<T> | RouteOptions<T>, options: RouteOptions<T> = {},
+): EventRoute {
+  const handle = typeof handleOrOptions === 'function' ? handleOrOptions : undefined;
+  const { accepts } = typeof handleOrOptions === 'object' ? handleOrOptions : options;
+  // The consumer calls a route's functions only with envelopes of its own definition (routes are looked up by type).
+  return { definition: definition as EventDefinition, handle: handle as EventHandler | undefined, accepts: accepts as EventFilter | undefined };
+}
 
 /** A new (not a copy) event of a chunk, in partition order. */
 export interface ChunkEvent {
@@ -55,16 +89,14 @@ export type ChunkHandler = (events: readonly ChunkEvent[], manager: EntityManage
 export interface ConsumerSpec {
   /** Consumer group, unique per service and purpose (e.g. `dispatcher.requests`). */
   groupId: string;
-  /** Event types this consumer handles; other types on the same topics are skipped and committed. */
-  events: readonly EventDefinition[];
   /**
-   * Which of those events concern this consumer (default all). The others are skipped like unknown types:
-   * counted as ignored, no transaction, no record — they have no effect to guard against repeating.
+   * The event types this consumer takes, one `on(…)` each; other types on the same topics are skipped and committed.
+   * Each route's handler takes its events one at a time, in their CONSUMER spans (what a handler writes to the
+   * outbox continues that trace); events a route does not accept are counted as ignored, with no transaction and
+   * no record — they have no effect to guard against repeating.
    */
-  accepts?: (envelope: EventEnvelope) => boolean;
-  /** One event at a time, in its CONSUMER span (what it writes to the outbox continues that trace). */
-  handle?: EventHandler;
-  /** Or the chunk's events at once (one of the two). */
+  on: readonly EventRoute[];
+  /** Or the chunk's events at once: then the routes carry no handler. */
   handleChunk?: ChunkHandler;
   partitionsConsumedConcurrently?: number;
   /** Start of a new group: true reads the topics' history (the default, so no event is missed). */
@@ -95,7 +127,8 @@ export class EventConsumer {
   private stopping = false;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly definitions: Map<string, EventDefinition>;
-  private readonly handled: Set<string>;
+  /** The routes by `type@schemaVersion`. */
+  private readonly routes: Map<string, EventRoute>;
   private readonly lag: ConsumerLag;
   private lastPurge = 0;
   private inGroup = false;
@@ -112,9 +145,12 @@ export class EventConsumer {
     private readonly spec: ConsumerSpec,
     allEvents: readonly EventDefinition[],
   ) {
-    if (!spec.handle === !spec.handleChunk) throw new Error(`consumer ${spec.groupId}: give handle or handleChunk, not both or neither`);
+    const withHandler = spec.on.filter((route) => route.handle !== undefined).length;
+    if (spec.on.length === 0 || withHandler !== (spec.handleChunk ? 0 : spec.on.length)) {
+      throw new Error(`consumer ${spec.groupId}: give each route a handler, or handleChunk and routes without one`);
+    }
     this.definitions = definitionMap(allEvents);
-    this.handled = new Set(spec.events.map((d) => `${d.type}@${d.schemaVersion}`));
+    this.routes = new Map(spec.on.map((route) => [`${route.definition.type}@${route.definition.schemaVersion}`, route]));
     this.lag = new ConsumerLag(spec.groupId);
     this.consumer = this.createConsumer();
   }
@@ -161,7 +197,7 @@ export class EventConsumer {
   }
 
   async start(): Promise<void> {
-    const topics = [...new Set(this.spec.events.map((d) => this.namer.name(d.topic)))];
+    const topics = [...new Set(this.spec.on.map((route) => this.namer.name(route.definition.topic)))];
     await this.consumer.connect();
     await this.consumer.subscribe({ topics, fromBeginning: this.spec.fromBeginning ?? true });
     await this.consumer.run({
@@ -285,7 +321,7 @@ export class EventConsumer {
             // delete(): an id twice in one chunk has its effect once.
             const isFresh = fresh.delete(result.envelope.eventId.toLowerCase());
             if (isFresh && this.spec.handleChunk) forChunk.push({ envelope: result.envelope, definition: result.definition, trace: captureTraceContext() });
-            else if (isFresh) await this.handleOne(logical, manager, result.envelope, result.definition);
+            else if (isFresh) await this.handleOne(logical, manager, result.envelope);
             counted.push({ type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
             span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
           }
@@ -303,8 +339,13 @@ export class EventConsumer {
     return invalid.length > 0;
   }
 
+  private routeOf(envelope: EventEnvelope): EventRoute | undefined {
+    return this.routes.get(`${envelope.type}@${envelope.schemaVersion}`);
+  }
+
   private handles(envelope: EventEnvelope): boolean {
-    return this.handled.has(`${envelope.type}@${envelope.schemaVersion}`) && (this.spec.accepts?.(envelope) ?? true);
+    const route = this.routeOf(envelope);
+    return route !== undefined && (route.accepts?.(envelope) ?? true);
   }
 
   /** Records the event ids in the chunk's transaction; returns those not recorded before. */
@@ -317,9 +358,9 @@ export class EventConsumer {
     return new Set(rows.map((r) => r.event_id));
   }
 
-  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope, definition: EventDefinition): Promise<void> {
+  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope): Promise<void> {
     const stop = messagingMetrics.handlerSeconds.startTimer({ topic });
-    await this.spec.handle?.(envelope, manager, definition);
+    await this.routeOf(envelope)?.handle?.(envelope, manager);
     stop();
   }
 

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import type { EntityManager } from 'typeorm';
 import type { Kafka } from 'kafkajs';
-import { ALL_EVENTS, DeliveryRetryDue, type EventEnvelope } from '@owd/events';
+import { ALL_EVENTS, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
 import {
-  createKafka, EventConsumer, EventProducer, messagingTablesUp, Outbox, OutboxRelay, TopicNamer, type ChunkHandler, type ConsumerSpec,
+  createKafka, EventConsumer, EventProducer, messagingTablesUp, on, Outbox, OutboxRelay, TopicNamer,
+  type ChunkHandler, type ConsumerSpec, type EventFilter, type EventHandler,
 } from '../../src';
 
 /** One "service" of the test: its own schema with outbox/inbox, a producer, a relay and a consumer factory. */
@@ -14,7 +14,7 @@ export interface TestService {
   outbox: Outbox;
   kafka: Kafka;
   consumer(
-    groupId: string, handle: (env: EventEnvelope, m: EntityManager) => Promise<void>, accepts?: ConsumerSpec['accepts'],
+    groupId: string, handle: EventHandler<DeliveryRetryDuePayload>, accepts?: EventFilter<DeliveryRetryDuePayload>,
     options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs' | 'fetchWaitMs'>,
   ): EventConsumer;
   chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
@@ -40,13 +40,13 @@ export async function createTestService(url: string, schema: string, brokers: st
     dataSource, producer, relay, outbox, kafka,
     consumer(groupId, handle, accepts, options) {
       const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
-        { groupId, events: [DeliveryRetryDue], handle: (env, m) => handle(env, m), accepts, sessionTimeoutMs: 6_000, ...options }, ALL_EVENTS);
+        { groupId, on: [on(DeliveryRetryDue, handle, { accepts })], sessionTimeoutMs: 6_000, ...options }, ALL_EVENTS);
       consumers.push(c);
       return c;
     },
     chunkConsumer(groupId, handleChunk) {
       const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
-        { groupId, events: [DeliveryRetryDue], handleChunk, sessionTimeoutMs: 6_000 }, ALL_EVENTS);
+        { groupId, on: [on(DeliveryRetryDue)], handleChunk, sessionTimeoutMs: 6_000 }, ALL_EVENTS);
       consumers.push(c);
       return c;
     },
@@ -60,9 +60,8 @@ export async function createTestService(url: string, schema: string, brokers: st
 }
 
 /** The effect a consumer group of the test service records for each event: one row per (group, event id). */
-export function recordEffect(schema: string, group: string) {
-  return async (env: EventEnvelope, m: EntityManager): Promise<void> => {
-    const payload = env.payload as { deliveryId: string };
-    await m.query(`INSERT INTO "${schema}".effects (consumer, event_id, delivery_id) VALUES ($1, $2, $3)`, [group, env.eventId, payload.deliveryId]);
+export function recordEffect(schema: string, group: string): EventHandler<DeliveryRetryDuePayload> {
+  return async (env, m) => {
+    await m.query(`INSERT INTO "${schema}".effects (consumer, event_id, delivery_id) VALUES ($1, $2, $3)`, [group, env.eventId, env.payload.deliveryId]);
   };
 }
