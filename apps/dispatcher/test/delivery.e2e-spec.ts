@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloudevents';
 import { DataSource } from 'typeorm';
-import { DeliveryAttempted, DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested, type DeliveryRequestedPayload, type EventEnvelope } from '@owd/events';
+import { createEnvelope, DeliveryAttempted, DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested, type DeliveryRequestedPayload } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
 import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { AttemptRecorder } from '../src/app/delivery/attempt-recorder.service';
@@ -346,7 +346,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       deliveryId: randomUUID(), resultId: `res_${randomUUID()}`, goalId, revision: 1, bodyBase64: body.toString('base64'),
       bodySha256: createHash('sha256').update(body).digest('hex'), executedAt: new Date().toISOString(), reason: 'first',
     };
-    const envelope = { eventId: randomUUID(), correlationId: payload.resultId, payload } as unknown as EventEnvelope<DeliveryRequestedPayload>;
+    const envelope = createEnvelope(DeliveryRequested, payload, { correlationId: payload.resultId });
     const worker = h.app.get(DeliveryWorker);
     let held = -1;
     await expect(h.app.get(DataSource).transaction(async (manager) => {
