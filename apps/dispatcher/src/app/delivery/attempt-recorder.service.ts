@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { GroupCommit } from '@owd/database';
+import { deferWrite, GroupCommit } from '@owd/database';
 import { DeliveryAttempted, type DeliveryAttemptedPayload } from '@owd/events';
 import { responsePreview, type AttemptResult } from '@owd/http-delivery';
 import { captureTraceContext, Outbox } from '@owd/kafka';
@@ -84,7 +84,7 @@ export class AttemptRecorder {
         context: { correlationId: p.work.delivery.correlationId, causationId: p.work.causationId },
         trace: p.trace,
       })));
-      await this.writeAttempts(manager, mine, recorded, envelopes.map((e) => e.eventId));
+      this.writeAttempts(manager, mine, recorded, envelopes.map((e) => e.eventId));
     }
     return batch.map((p) => recorded.get(p) ?? null);
   }
@@ -117,34 +117,34 @@ export class AttemptRecorder {
   }
 
   /**
-   * The attempt rows and the deliveries' new state in ONE statement (a data-modifying CTE): one row per delivery,
-   * since a delivery has one claim at a time, so batches of replicas never touch the same rows.
+   * The attempt rows and the deliveries' new state, deferred to the commit, where they go out in one statement with
+   * the outbox rows: one row per delivery, since a delivery has one claim at a time, so batches of replicas never
+   * touch the same rows.
    */
-  private async writeAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): Promise<void> {
+  private writeAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): void {
     const column = <T>(pick: (p: Pending, r: RecordedAttempt) => T) => mine.map((p) => pick(p, recorded.get(p) as RecordedAttempt));
-    await manager.query(
-      `WITH a AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[],
-           $9::text[], $10::text[], $11::bigint[], $12::timestamptz[], $13::boolean[], $14::text[], $15::boolean[], $16::uuid[], $17::text[])
-           AS a(delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome, error_class, error_message,
-             conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id, delivery_status)
-       ), inserted AS (
-         INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
-           error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
-         SELECT delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome, error_class, error_message,
-           conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id FROM a
-       )
-       UPDATE ${S}.deliveries d SET status = a.delivery_status, last_attempt = a.attempt, last_outcome = a.outcome,
-         next_attempt_at = a.next_attempt_at, updated_at = now()
-         FROM a WHERE d.delivery_id = a.delivery_id`,
-      [
-        column((p) => p.work.delivery.deliveryId), column((p) => p.work.series), column((p) => p.work.attempt),
-        column((p) => p.times.attemptedAt), column((p) => p.result.durationMs), column((p) => p.result.targetHost),
-        column((p) => p.result.status), column((p) => p.result.outcome), column((p) => p.result.errorClass),
-        column((_, r) => r.payload.errorMessage), column((p) => p.result.conflictRevision), column((_, r) => r.settlement.nextAttemptAt),
+    const deliveryIds = column((p) => p.work.delivery.deliveryId);
+    const attempts = column((p) => p.work.attempt);
+    const outcomes = column((p) => p.result.outcome);
+    const nextAttemptAt = column((_, r) => r.settlement.nextAttemptAt);
+    deferWrite(manager, {
+      sql: `INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
+              error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
+            SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[],
+              $9::text[], $10::text[], $11::bigint[], $12::timestamptz[], $13::boolean[], $14::text[], $15::boolean[], $16::uuid[])`,
+      params: [
+        deliveryIds, column((p) => p.work.series), attempts, column((p) => p.times.attemptedAt), column((p) => p.result.durationMs),
+        column((p) => p.result.targetHost), column((p) => p.result.status), outcomes, column((p) => p.result.errorClass),
+        column((_, r) => r.payload.errorMessage), column((p) => p.result.conflictRevision), nextAttemptAt,
         column((_, r) => r.settlement.final), column((p) => storable(p.result.body)), column((p) => p.result.bodyTruncated), eventIds,
-        column((_, r) => r.settlement.status),
       ],
-    );
+    });
+    deferWrite(manager, {
+      sql: `UPDATE ${S}.deliveries d SET status = a.status, last_attempt = a.attempt, last_outcome = a.outcome,
+              next_attempt_at = a.next_attempt_at, updated_at = now()
+              FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) AS a(delivery_id, status, attempt, outcome, next_attempt_at)
+             WHERE d.delivery_id = a.delivery_id`,
+      params: [deliveryIds, column((_, r) => r.settlement.status), attempts, outcomes, nextAttemptAt],
+    });
   }
 }

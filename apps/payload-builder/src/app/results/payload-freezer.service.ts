@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { scopeState, type TransactionScope } from '@owd/database';
+import { deferWrite, scopeState, type TransactionScope } from '@owd/database';
 import { DeliveryRequested } from '@owd/events';
 import { Outbox } from '@owd/kafka';
 import { buildPayload, type BuildPayloadInput, type PayloadEvent } from '@owd/payload';
@@ -48,17 +48,20 @@ const FREEZE_RECORDS: TransactionScope<FreezeRecord[]> = {
   async beforeCommit(records, runner) {
     const all = records.splice(0);
     if (all.length === 0) return;
-    const inserted: { result_id: string; revision: number }[] = await runner.query(
-      `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body_sha256, executed_at, frozen_at)
-       SELECT r.*, now() FROM jsonb_to_recordset($1::jsonb) AS r(result_id text, revision int, delivery_id uuid,
-         goal_id uuid, event text, reason text, body_sha256 text, executed_at timestamptz)
-       ON CONFLICT (result_id, revision) DO NOTHING RETURNING result_id, revision`,
-      [JSON.stringify(all)],
-    );
-    if (inserted.length === all.length) return;
-    const written = new Set(inserted.map((r) => `${r.result_id}@${r.revision}`));
-    const twice = all.filter((r) => !written.has(`${r.result_id}@${r.revision}`)).map((r) => `${r.result_id} revision ${r.revision}`);
-    throw new Error(`already frozen, not frozen again: ${twice.join(', ')}`);
+    // With the transaction's other deferred writes, in its last statement.
+    deferWrite(runner.manager, {
+      sql: `INSERT INTO payloads (result_id, revision, delivery_id, goal_id, event, reason, body_sha256, executed_at, frozen_at)
+            SELECT r.*, now() FROM jsonb_to_recordset($1::jsonb) AS r(result_id text, revision int, delivery_id uuid,
+              goal_id uuid, event text, reason text, body_sha256 text, executed_at timestamptz)
+            ON CONFLICT (result_id, revision) DO NOTHING RETURNING result_id, revision::text AS revision`,
+      params: [JSON.stringify(all)],
+      returned(inserted) {
+        if (inserted.length === all.length) return;
+        const written = new Set(inserted.map((r) => `${r['result_id']}@${r['revision']}`));
+        const twice = all.filter((r) => !written.has(`${r.result_id}@${r.revision}`)).map((r) => `${r.result_id} revision ${r.revision}`);
+        throw new Error(`already frozen, not frozen again: ${twice.join(', ')}`);
+      },
+    });
   },
 };
 

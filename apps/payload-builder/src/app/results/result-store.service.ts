@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { scopeState, type TransactionScope } from '@owd/database';
+import { deferWrite, scopeState, sendDeferredWrites, type TransactionScope } from '@owd/database';
 import type { ResultEvent, ResultEventData } from './result-event.types';
 import { applyResultEvent, emptyProjection, type ResultProjection, type ResultState } from './result-state';
 
@@ -45,7 +45,8 @@ type GoalLockMode = 'shared' | 'exclusive';
 /**
  * What one transaction holds and has still to write: the locks it took, the results it locked (as they stand
  * now, with its own changes applied), and its new lifecycle events. The events and the changed rows are
- * written in one statement each just before the commit, so a chunk of N events costs a few statements, not 5N.
+ * written just before the commit, in the transaction's last statement with its other deferred writes (freeze
+ * records, outbox), so a chunk of N events costs a few statements, not 5N.
  */
 interface ResultWork {
   goalLocks: Map<string, GoalLockMode>;
@@ -57,7 +58,7 @@ interface ResultWork {
 const RESULT_WORK: TransactionScope<ResultWork> = {
   name: 'payload-builder.results',
   create: () => ({ goalLocks: new Map(), locked: new Map(), events: [], changed: new Set() }),
-  beforeCommit: (work, runner) => writeWork(runner.manager, work),
+  beforeCommit: async (work, runner) => deferWork(runner.manager, work),
 };
 
 /** Reads and writes the lifecycle (`result_events`, append-only) and its projection (`results`). */
@@ -130,12 +131,13 @@ export class ResultStore {
 
   /** Writes these rows now, outside the unit of work (a rebuild writes every result once). */
   async writeRows(manager: EntityManager, states: readonly ResultProjection[]): Promise<void> {
-    await upsertResults(manager, states);
+    await writeRows(manager, states);
   }
 
   /** Writes what the transaction has changed so far (before a query that reads the tables, or to bound memory). */
   async flush(manager: EntityManager): Promise<void> {
-    await writeWork(manager, workOf(manager));
+    deferWork(manager, workOf(manager));
+    await sendDeferredWrites(manager);
   }
 
   private keep(work: ResultWork, state: ResultProjection): ResultProjection {
@@ -151,26 +153,31 @@ function workOf(manager: EntityManager): ResultWork {
   return work;
 }
 
-/** The new events in one insert and the changed rows in one upsert. */
-async function writeWork(manager: EntityManager, work: ResultWork): Promise<void> {
+/** The new events in one insert and the changed rows in one upsert, deferred to the transaction's last statement. */
+function deferWork(manager: EntityManager, work: ResultWork): void {
   const events = work.events.splice(0);
   const changed = [...work.changed].map((id) => work.locked.get(id) as ResultProjection);
   work.changed.clear();
   if (events.length > 0) {
-    await manager.query(
-      `INSERT INTO result_events (result_id, seq, type, data, occurred_at, caused_by)
-       SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::uuid[])`,
-      [events.map((e) => e.resultId), events.map((e) => e.seq), events.map((e) => e.data.type),
+    deferWrite(manager, {
+      sql: `INSERT INTO result_events (result_id, seq, type, data, occurred_at, caused_by)
+            SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::uuid[])`,
+      params: [events.map((e) => e.resultId), events.map((e) => e.seq), events.map((e) => e.data.type),
         events.map((e) => JSON.stringify(e.data)), events.map((e) => e.occurredAt), events.map((e) => e.causedBy)],
-    );
+    });
   }
-  await upsertResults(manager, changed);
+  if (changed.length > 0) deferWrite(manager, upsertResults(changed));
 }
 
-async function upsertResults(manager: EntityManager, states: readonly ResultProjection[]): Promise<void> {
+async function writeRows(manager: EntityManager, states: readonly ResultProjection[]): Promise<void> {
   if (states.length === 0) return;
-  await manager.query(
-    `INSERT INTO results (result_id, goal_id, workspace_id, revision, upstream_revision, text_only_change, content,
+  const { sql, params } = upsertResults(states);
+  await manager.query(sql, [...params]);
+}
+
+function upsertResults(states: readonly ResultProjection[]): { sql: string; params: readonly unknown[] } {
+  return {
+    sql: `INSERT INTO results (result_id, goal_id, workspace_id, revision, upstream_revision, text_only_change, content,
        status, status_reason, status_revision, missing_fields, approved_revision, field_values, field_values_version, frozen_revisions,
        last_delivery_id, conflicts, conflict_revision, last_seq, updated_at)
      SELECT r.result_id, r.goal_id, r.workspace_id, r.revision, r.upstream_revision, r.text_only_change, r.content,
@@ -189,8 +196,8 @@ async function upsertResults(manager: EntityManager, states: readonly ResultProj
        frozen_revisions = EXCLUDED.frozen_revisions, last_delivery_id = EXCLUDED.last_delivery_id,
        conflicts = EXCLUDED.conflicts, conflict_revision = EXCLUDED.conflict_revision, last_seq = EXCLUDED.last_seq,
        updated_at = EXCLUDED.updated_at`,
-    [JSON.stringify(states.map(toRow))],
-  );
+    params: [JSON.stringify(states.map(toRow))],
+  };
 }
 
 export function toResultEvent(row: ResultEventRow): ResultEvent {

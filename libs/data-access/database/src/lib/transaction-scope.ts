@@ -1,6 +1,9 @@
 import type {
   DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent,
 } from 'typeorm';
+import { addPending, dropPending, sendPending, type DeferredWrite } from './deferred-writes';
+
+export type { DeferredWrite } from './deferred-writes';
 
 const KEY = 'owd.transactionScopes';
 
@@ -35,10 +38,14 @@ export const transactionDepth = (runner: QueryRunner): number => (runner as unkn
 
 const scopesOf = (runner: QueryRunner): Scopes | undefined => runner.data[KEY] as Scopes | undefined;
 
-/** The one subscriber that runs every scope's hooks, in the order the scopes were first used. */
+/**
+ * The one subscriber that runs every scope's hooks, in the order the scopes were first used, and sends the writes
+ * deferred in the transaction (deferred-writes.ts) after the scopes' beforeCommit, which defer theirs too.
+ */
 class TransactionScopeSubscriber implements EntitySubscriberInterface {
   async beforeTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
     for (const [scope, state] of scopesOf(queryRunner) ?? []) await scope.beforeCommit?.(state, queryRunner);
+    await sendPending(queryRunner);
   }
 
   afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {
@@ -49,9 +56,10 @@ class TransactionScopeSubscriber implements EntitySubscriberInterface {
   }
 
   afterTransactionRollback({ queryRunner }: TransactionRollbackEvent): void {
+    const depth = queryRunner.isTransactionActive ? transactionDepth(queryRunner) : 0;
+    dropPending(queryRunner, depth);
     const scopes = scopesOf(queryRunner);
     if (!scopes) return;
-    const depth = queryRunner.isTransactionActive ? transactionDepth(queryRunner) : 0;
     for (const [scope, state] of scopes) {
       const kept = depth > 0 ? scope.rollback?.(state, depth) : undefined;
       if (kept !== undefined) {
@@ -77,4 +85,26 @@ export function scopeState<T>(manager: EntityManager, scope: TransactionScope<T>
   const scopes = (runner.data[KEY] ??= new Map()) as Scopes;
   if (!scopes.has(scope)) scopes.set(scope, scope.create());
   return scopes.get(scope) as T;
+}
+
+/**
+ * Defers `write` to the end of the transaction of `manager`: just before it commits (or a savepoint is released),
+ * after every scope's beforeCommit, the writes deferred in it go out in ONE statement, as the data-modifying parts of
+ * a WITH. A unit of work that ends with four inserts costs one round trip for them instead of four.
+ *
+ * The parts of one statement run on one snapshot and do not see each other's rows (constraints are checked at its
+ * end, so a row may refer to one another part inserts), and a row may be changed by one part only: defer only writes
+ * that no other deferred write of the transaction reads or changes. A reader that needs the deferred rows first
+ * calls `sendDeferredWrites`. A rolled-back savepoint drops what was deferred inside it.
+ */
+export function deferWrite(manager: EntityManager, write: DeferredWrite): void {
+  const runner = manager.queryRunner;
+  if (!runner?.isTransactionActive) throw new Error('a write is deferred inside a transaction');
+  ensureSubscriber(runner.connection);
+  addPending(runner, write);
+}
+
+/** Sends the writes deferred so far in the transaction of `manager` now (one statement), e.g. before a read of them. */
+export async function sendDeferredWrites(manager: EntityManager): Promise<void> {
+  if (manager.queryRunner) await sendPending(manager.queryRunner);
 }

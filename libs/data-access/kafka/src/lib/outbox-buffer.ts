@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { scopeState, transactionDepth, type TransactionScope } from '@owd/database';
+import { deferWrite, scopeState, transactionDepth, type TransactionScope } from '@owd/database';
 
 /** An outbox row as it is published: its id and the message. */
 export interface CommittedRow {
@@ -35,10 +35,10 @@ interface OutboxRows {
 
 /**
  * The events a transaction writes wait in memory and go into the outbox in ONE multi-row insert per schema,
- * just before the transaction commits (inside it, so they commit or roll back with the state change):
- * a handler that writes ten events costs one statement, not ten. Once the transaction has committed, the rows
- * (with the ids the insert gave them) go to their relay, which publishes them from memory instead of reading them
- * back from the table.
+ * just before the transaction commits (inside it, so they commit or roll back with the state change), deferred to
+ * the transaction's last statement with its other deferred writes (deferWrite): a handler that writes ten events
+ * costs no statement of its own. Once the transaction has committed, the rows (with the ids the insert gave them)
+ * go to their relay, which publishes them from memory instead of reading them back from the table.
  */
 const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
   name: 'outbox',
@@ -47,16 +47,18 @@ const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
     const all = rows.waiting.splice(0);
     for (const schema of new Set(all.map((r) => r.schema))) {
       const mine = all.filter((r) => r.schema === schema);
-      const ids: { id: string }[] = await runner.query(
-        `INSERT INTO "${schema}".outbox (topic, message_key, value, headers)
-         SELECT topic, message_key, value, headers FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
-           WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n
-         RETURNING id`,
-        [mine.map((r) => r.topic), mine.map((r) => r.key), mine.map((r) => r.value), mine.map((r) => JSON.stringify(r.headers))],
-      );
-      // Ids are drawn in insert order (ORDER BY n), so the sorted ids belong to the rows in the order given.
-      const sorted = ids.map((r) => BigInt(r.id)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-      mine.forEach((row, i) => rows.written.push({ ...row, id: sorted[i].toString() }));
+      deferWrite(runner.manager, {
+        sql: `INSERT INTO "${schema}".outbox (topic, message_key, value, headers)
+              SELECT topic, message_key, value, headers FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
+                WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n
+              RETURNING id::text AS id`,
+        params: [mine.map((r) => r.topic), mine.map((r) => r.key), mine.map((r) => r.value), mine.map((r) => JSON.stringify(r.headers))],
+        returned(ids) {
+          // Ids are drawn in insert order (ORDER BY n), so the sorted ids belong to the rows in the order given.
+          const sorted = ids.map((r) => BigInt(r['id'] as string)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+          mine.forEach((row, i) => rows.written.push({ ...row, id: sorted[i].toString() }));
+        },
+      });
     }
   },
   afterCommit({ written }) {
