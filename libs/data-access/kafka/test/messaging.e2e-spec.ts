@@ -3,6 +3,7 @@ import type { ConsumerConfig } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
+import { afterCommit } from '@owd/database';
 import { DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
 import { Outbox, OutboxRelay, toMessage, TopicNamer, type EventProducer, type OutgoingMessage } from '../src';
 import { createTestDatabase, createTestTopics, REPO_ROOT, waitFor, type TestDatabase } from '@owd/testing';
@@ -109,7 +110,7 @@ describe('event plumbing on a real broker and database', () => {
     return Promise.all(events.map((e) => effects(b, group, e.deliveryId)));
   }
 
-  it('handles a batch in one transaction; when one message fails once, the batch is redone message by message and each effect is kept once', async () => {
+  it('handles a batch in one transaction; when one message fails once, the chunk is done again and each effect is kept once', async () => {
     const group = `svc_b.chunk.${randomUUID()}`;
     const events = await sixInOnePartition();
     const calls = new Map<string, number>();
@@ -126,7 +127,7 @@ describe('event plumbing on a real broker and database', () => {
     }).start();
 
     await waitFor(async () => (await effectsOf(group, events)).every((n) => n === 1), { what: 'every effect once', timeoutMs: 30_000 });
-    // The first three ran in the failed chunk (rolled back) and again one by one: still one effect each.
+    // The first three ran in the failed chunk (rolled back) and again in the chunk done again: still one effect each.
     expect(events.slice(0, 3).map((e) => calls.get(e.deliveryId))).toEqual([2, 2, 2]);
     expect(calls.get(events[3].deliveryId)).toBe(2);
   });
@@ -147,13 +148,15 @@ describe('event plumbing on a real broker and database', () => {
 
     await waitFor(async () => (await effectsOf(group, events)).slice(0, 2).every((n) => n === 1), { what: 'the two effects before the bad message', timeoutMs: 30_000 });
     const seen = failures;
-    // Each pass fails in the chunk and alone; two more failures mean kafkajs handed the partition over again.
+    // Each pass fails in the chunk, in the chunk done again and alone; more failures mean kafkajs handed the partition over again.
     await waitFor(() => failures >= seen + 2, { what: 'the bad message retried', timeoutMs: 30_000 });
     expect(await effectsOf(group, events)).toEqual([1, 1, 0, 0, 0, 0]);
     await consumer.stop();
   });
 
   it('has one effect for copies of an event (in one chunk and in a later one), and forgets event ids past the retention', async () => {
+    const redone = async () => (await register.getSingleMetric('owd_consumer_chunks_redone_total')?.get())?.values.reduce((s, v) => s + v.value, 0) ?? 0;
+    const redoneBefore = await redone();
     const group = `svc_b.copies.${randomUUID()}`;
     const forgotten = randomUUID();
     await b.dataSource.query(`INSERT INTO svc_b.processed_events (consumer, event_id, processed_at) VALUES ($1, $2, now() - interval '25 hours')`, [group, forgotten]);
@@ -164,8 +167,9 @@ describe('event plumbing on a real broker and database', () => {
     const handled: string[] = [];
     const record = recordEffect('svc_b', group);
     await b.consumer(group, async (env, m) => {
-      // The group reads the topic from its beginning: only this test's events count.
-      if ((env.payload as DeliveryRetryDuePayload).deliveryId === event.deliveryId) handled.push(env.eventId);
+      // The group reads the topic from its beginning: only this test's events count, once their effect committed (a
+      // chunk is taken as new and rolled back at its commit when it held a copy, then done again without it).
+      if (env.payload.deliveryId === event.deliveryId) afterCommit(m, () => handled.push(env.eventId));
       await record(env, m);
     }).start();
     // A later copy, then a new event of the same key (same partition): once it is handled, every copy was seen.
@@ -175,6 +179,9 @@ describe('event plumbing on a real broker and database', () => {
     await waitFor(() => handled.includes(last.eventId), { what: 'the event after the copies' });
 
     expect(handled).toEqual([envelope.eventId, last.eventId]);
+    expect(await effectsOf(group, [event])).toEqual([2]);
+    // The later copy came in a chunk of its own, which was taken as new, rolled back at its commit and done again.
+    expect(await redone()).toBeGreaterThan(redoneBefore);
     await waitFor(async () => {
       const rows: { event_id: string }[] = await b.dataSource.query(`SELECT event_id FROM svc_b.processed_events WHERE consumer = $1`, [group]);
       return !rows.some((r) => r.event_id === forgotten);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DeliveryAttempted, is, ResultStatusChanged, type DeliveryAttemptedPayload } from '@owd/events';
+import { deferWrite } from '@owd/database';
 import { MessagingService, on, type ChunkEvent } from '@owd/kafka';
 import type { LastError, ResultState } from '../results/result.entity';
 import { RevisionLearner } from './revision-learner.service';
@@ -38,7 +39,7 @@ const toProjected = (r: StateRow): Projected => ({
  * Projects readiness (payload-builder) and delivery (dispatcher) events onto the result and its attempt history,
  * a chunk at a time with a fixed number of statements: the chunk's results read and locked in id order (so two
  * chunks never wait on each other in a cycle), the transitions applied in memory in event order, then the attempts
- * inserted and the results that changed updated in one statement.
+ * inserted and the results that changed updated in the transaction's last statement, with the chunk's event ids.
  */
 @Injectable()
 export class ResultStateProjector {
@@ -82,37 +83,45 @@ export class ResultStateProjector {
         changed.add(result);
       }
     }
-    await this.write(manager, attempts, [...changed]);
+    this.write(manager, attempts, [...changed]);
   }
 
-  /** The chunk's attempts and the results' new states in one statement (the insert is a data-modifying CTE). */
-  private async write(manager: EntityManager, attempts: readonly DeliveryAttemptedPayload[], results: readonly Projected[]): Promise<void> {
-    if (attempts.length === 0 && results.length === 0) return;
+  /**
+   * The chunk's attempts and the results' new states, deferred to the transaction's last statement, where they go
+   * out with the chunk's event ids (and any outbox rows) in one round trip.
+   */
+  private write(manager: EntityManager, attempts: readonly DeliveryAttemptedPayload[], results: readonly Projected[]): void {
     const a = <T>(pick: (e: DeliveryAttemptedPayload) => T) => attempts.map(pick);
     const r = <T>(pick: (p: Projected) => T) => results.map(pick);
-    await manager.query(
-      `WITH attempts AS (
-         INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms, outcome,
-           error_class, error_message, attempted_at, ended_at, next_attempt_at, final, response)
-         SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
-           $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[], $15::jsonb[])
-       )
-       UPDATE manifest_api.results r SET state = u.state, state_revision = u.state_revision, state_reason = u.state_reason,
-         missing_fields = u.missing_fields, delivery_id = u.delivery_id, next_attempt_at = u.next_attempt_at,
-         last_error = u.last_error, state_updated_at = now()
-         FROM unnest($16::text[], $17::text[], $18::int[], $19::text[], $20::jsonb[], $21::uuid[], $22::timestamptz[], $23::jsonb[])
-           AS u(id, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error)
-        WHERE r.id = u.id`,
-      [
-        a((e) => e.resultId), a((e) => e.deliveryId), a((e) => e.revision), a((e) => e.attempt), a((e) => e.targetHost),
-        a((e) => e.status ?? null), a((e) => e.durationMs), a((e) => e.outcome), a((e) => e.errorClass ?? null),
-        a((e) => e.errorMessage ?? null), a((e) => new Date(e.attemptedAt)), a(endOf),
-        a((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), a((e) => e.final),
-        a((e) => (e.response ? JSON.stringify(e.response) : null)),
-        r((p) => p.id), r((p) => p.state), r((p) => p.stateRevision), r((p) => p.stateReason),
-        r((p) => JSON.stringify(p.missingFields)), r((p) => p.deliveryId), r((p) => p.nextAttemptAt),
-        r((p) => (p.lastError === null ? null : JSON.stringify(p.lastError))),
-      ],
-    );
+    if (attempts.length > 0) {
+      deferWrite(manager, {
+        sql: `INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms,
+                outcome, error_class, error_message, attempted_at, ended_at, next_attempt_at, final, response)
+              SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
+                $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[], $15::jsonb[])`,
+        params: [
+          a((e) => e.resultId), a((e) => e.deliveryId), a((e) => e.revision), a((e) => e.attempt), a((e) => e.targetHost),
+          a((e) => e.status ?? null), a((e) => e.durationMs), a((e) => e.outcome), a((e) => e.errorClass ?? null),
+          a((e) => e.errorMessage ?? null), a((e) => new Date(e.attemptedAt)), a(endOf),
+          a((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), a((e) => e.final),
+          a((e) => (e.response ? JSON.stringify(e.response) : null)),
+        ],
+      });
+    }
+    if (results.length > 0) {
+      deferWrite(manager, {
+        sql: `UPDATE manifest_api.results r SET state = u.state, state_revision = u.state_revision, state_reason = u.state_reason,
+                missing_fields = u.missing_fields, delivery_id = u.delivery_id, next_attempt_at = u.next_attempt_at,
+                last_error = u.last_error, state_updated_at = now()
+                FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::jsonb[], $6::uuid[], $7::timestamptz[], $8::jsonb[])
+                  AS u(id, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error)
+               WHERE r.id = u.id`,
+        params: [
+          r((p) => p.id), r((p) => p.state), r((p) => p.stateRevision), r((p) => p.stateReason),
+          r((p) => JSON.stringify(p.missingFields)), r((p) => p.deliveryId), r((p) => p.nextAttemptAt),
+          r((p) => (p.lastError === null ? null : JSON.stringify(p.lastError))),
+        ],
+      });
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
+import { deferWrite } from '@owd/database';
 import { definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
 import { ConsumerLag } from './consumer-lag';
 import type { EventProducer } from './event-producer';
@@ -33,6 +34,13 @@ function textHeaders(headers: IHeaders | undefined): Record<string, string> {
     if (first !== undefined) text[name] = first.toString();
   }
   return text;
+}
+
+/** A chunk held copies of events handled before: it rolls back and is done again, the copies skipped. */
+class SeenBefore extends Error {
+  constructor(copies: number) {
+    super(`${copies} event(s) of the chunk were handled before`);
+  }
 }
 
 /** Handles one event of type T in the transaction of its chunk. */
@@ -246,12 +254,18 @@ export class EventConsumer {
       this.lag.set(logical, partition, batch.highWatermark, chunk[0].offset);
       let parked: boolean;
       try {
-        parked = await this.processChunk(topic, partition, chunk);
+        parked = await this.processChunk(topic, partition, chunk, 'at-commit').catch(() => {
+          // It may have held a copy of an event handled before (its handler then also meets what the first one wrote):
+          // the chunk is done again with the copies told apart before any handler runs. A chunk that fails then too
+          // has a failure of its own.
+          messagingMetrics.chunksRedone.inc({ topic: logical });
+          return this.processChunk(topic, partition, chunk, 'first');
+        });
       } catch (err) {
         this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: chunk[0].offset, err });
         for (const message of chunk) {
           if (!isRunning() || isStale()) return;
-          await commit(message, await this.processChunk(topic, partition, [message]));
+          await commit(message, await this.processChunk(topic, partition, [message], 'first'));
         }
         continue;
       }
@@ -297,8 +311,16 @@ export class EventConsumer {
    * headers), its event id recorded, its handler run. Messages that break their contract are parked after
    * the commit (a rolled-back chunk parks nothing), and counted only then, like the others. Returns whether it
    * parked any.
+   *
+   * `record`: when the chunk's event ids are recorded. `at-commit` (the usual way): every event is taken as new and
+   * its id goes into `processed_events` with the transaction's last statement (a deferred write, so it costs no
+   * round trip of its own); if one was recorded before, that statement throws `SeenBefore` and the whole chunk rolls
+   * back (as it does when a handler meets what a copy's first handling wrote), to be done again with `first`, which
+   * records the ids before any handler runs and skips the copies. Copies are rare (a replay after a crash or a
+   * rebalance, a row a relay sent twice), so most chunks save a statement; handlers only write in the transaction
+   * (or after its commit), so a rolled-back first try leaves nothing behind.
    */
-  private async processChunk(topic: string, partition: number, messages: KafkaMessage[]): Promise<boolean> {
+  private async processChunk(topic: string, partition: number, messages: KafkaMessage[], record: 'first' | 'at-commit'): Promise<boolean> {
     const logical = this.namer.logical(topic) as TopicName;
     const counted: { type: string; result: string }[] = [];
     const invalid: { message: KafkaMessage; reason: string }[] = [];
@@ -306,7 +328,8 @@ export class EventConsumer {
     const handledIds = parsed.flatMap(({ parsed: p }) => (p.ok && this.handles(p.envelope) ? [p.envelope.eventId] : []));
     const run = async (manager?: EntityManager): Promise<void> => {
       // One statement records the chunk's event ids; the ones recorded before are duplicates (no second effect).
-      const fresh = manager ? await this.recordFresh(manager, handledIds) : new Set<string>();
+      const fresh = !manager ? new Set<string>()
+        : record === 'first' ? await this.recordFresh(manager, handledIds) : this.recordAtCommit(manager, handledIds);
       const forChunk: ChunkEvent[] = [];
       for (const { message, parsed: result } of parsed) {
         await withConsumerSpan(topic, partition, message, async (span) => {
@@ -346,6 +369,24 @@ export class EventConsumer {
   private handles(envelope: EventEnvelope): boolean {
     const route = this.routeOf(envelope);
     return route !== undefined && (route.accepts?.(envelope) ?? true);
+  }
+
+  /**
+   * Takes every event id as new and records them with the transaction's last statement; that statement throws
+   * `SeenBefore` (rolling the transaction back) when one was recorded before, by an earlier chunk or by a
+   * transaction of another member that committed meanwhile.
+   */
+  private recordAtCommit(manager: EntityManager, eventIds: string[]): Set<string> {
+    const ids = new Set(eventIds.map((id) => id.toLowerCase()));
+    deferWrite(manager, {
+      sql: `INSERT INTO "${this.schema}".processed_events (consumer, event_id)
+            SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`,
+      params: [this.spec.groupId, [...ids]],
+      returned: (rows) => {
+        if (rows.length < ids.size) throw new SeenBefore(ids.size - rows.length);
+      },
+    });
+    return new Set(ids);
   }
 
   /** Records the event ids in the chunk's transaction; returns those not recorded before. */

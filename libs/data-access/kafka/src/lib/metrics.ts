@@ -38,6 +38,11 @@ export const messagingMetrics = {
     help: 'Messages of a partition the consumer group has not processed yet, as seen by the member that owns it (high watermark of its last fetch minus the next offset)',
     labelNames: ['group', 'topic', 'partition'] as const,
   })),
+  chunksRedone: reuseMetric('owd_consumer_chunks_redone_total', () => new Counter({
+    name: 'owd_consumer_chunks_redone_total',
+    help: 'Chunks that failed when every event was taken as new (a copy of an event handled before, or another failure) and were done again with the copies skipped first',
+    labelNames: ['topic'] as const,
+  })),
   consumerRestarts: reuseMetric('owd_consumer_restarts_total', () => new Counter({
     name: 'owd_consumer_restarts_total',
     help: 'Consumers that crashed on an error kafkajs does not restart by itself and were started again',
