@@ -47,9 +47,9 @@ describe('payload-builder handles a chunk of result events in one transaction, o
     const forSmall = await runChunk(small);
     const forLarge = await runChunk(large);
 
-    // goal locks, goal settings, result locks, result rows; then result_events, results, payloads and outbox in one
-    // statement (deferred writes); COMMIT.
-    expect(forSmall).toBe(6);
+    // The goals' and the results' locks; the goals' settings and the results' rows; then result_events, results,
+    // payloads and outbox in one statement (deferred writes); COMMIT.
+    expect(forSmall).toBe(4);
     expect(forLarge).toBe(forSmall);
     for (const { envelope } of [...small, ...large]) {
       const resultId = (envelope.payload as { resultId: string }).resultId;

@@ -9,3 +9,4 @@ export * from './lib/group-commit';
 export * from './lib/statement-metrics';
 export * from './lib/prepared-statements';
 export * from './lib/batched-read';
+export * from './lib/joint-reads';

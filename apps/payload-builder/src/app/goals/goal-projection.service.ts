@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { scopeState, type TransactionScope } from '@owd/database';
+import { readTogether, scopeState, type JointRead, type TransactionScope } from '@owd/database';
 import type { ContractChangedPayload, GoalChangedPayload } from '@owd/events';
 import type { ReceiverField } from '@owd/payload';
 import type { ContractSnapshot, GoalSnapshot } from './goal.types';
@@ -95,14 +95,23 @@ export class GoalProjectionService {
    * rest of it: a goal changes only in its own handler, which holds the goal's lock exclusively.
    */
   async loadSettings(manager: EntityManager, goalIds: readonly string[]): Promise<void> {
+    await readTogether(manager, [this.settingsRead(manager, goalIds)]);
+  }
+
+  /** The read of the goals' settings not read yet in this transaction (to go out with other reads, `readTogether`). */
+  settingsRead(manager: EntityManager, goalIds: readonly string[]): JointRead | null {
     const known = settingsOf(manager);
     const needed = [...new Set(goalIds)].filter((id) => !known.has(id));
-    if (needed.length === 0) return;
-    const rows: { goal_id: string; goal: GoalRow | null; contract: ContractRow | null }[] = await manager.query(
-      `SELECT k.goal_id, to_jsonb(g) AS goal, to_jsonb(c) AS contract
-         FROM unnest($1::uuid[]) AS k(goal_id) LEFT JOIN goals g USING (goal_id) LEFT JOIN contracts c USING (goal_id)`,
-      [needed],
-    );
+    if (needed.length === 0) return null;
+    return {
+      sql: `SELECT k.goal_id, to_jsonb(g) AS goal, to_jsonb(c) AS contract
+              FROM unnest($1::uuid[]) AS k(goal_id) LEFT JOIN goals g USING (goal_id) LEFT JOIN contracts c USING (goal_id)`,
+      params: [needed],
+      take: (rows) => this.keep(known, rows as unknown as { goal_id: string; goal: GoalRow | null; contract: ContractRow | null }[]),
+    };
+  }
+
+  private keep(known: Map<string, GoalSettings>, rows: readonly { goal_id: string; goal: GoalRow | null; contract: ContractRow | null }[]): void {
     for (const { goal_id, goal: g, contract: c } of rows) {
       known.set(goal_id, {
         goal: g && {

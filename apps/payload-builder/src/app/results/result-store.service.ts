@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { deferWrite, scopeState, sendDeferredWrites, type TransactionScope } from '@owd/database';
+import { deferWrite, readTogether, scopeState, sendDeferredWrites, type JointRead, type TransactionScope } from '@owd/database';
 import type { ResultEvent, ResultEventData } from './result-event.types';
 import { applyResultEvent, emptyProjection, type ResultProjection, type ResultState } from './result-state';
 
@@ -24,7 +24,8 @@ interface ResultRow {
   conflicts: number;
   conflict_revision: number;
   last_seq: number;
-  updated_at: Date | null;
+  /** As JSON when read together with other reads. */
+  updated_at: string | null;
 }
 
 export interface ResultEventRow {
@@ -97,9 +98,42 @@ export class ResultStore {
       `SELECT pg_advisory_xact_lock(hashtext($1), hashtext(id)) FROM (SELECT unnest($2::text[]) AS id ORDER BY 1) ordered`,
       [RESULT_LOCK, needed],
     );
-    const rows: ResultRow[] = await manager.query(`SELECT * FROM results WHERE result_id = ANY($1::text[])`, [needed]);
-    const found = new Map(rows.map((row) => [row.result_id, fromRow(row)]));
-    for (const id of needed) work.locked.set(id, found.get(id) ?? emptyProjection(id));
+    await readTogether(manager, [this.lockedRows(manager, needed)]);
+  }
+
+  /**
+   * A chunk's locks in one statement: its goals' shared locks, then its results' locks, each kind in id order (a goal
+   * lock is never taken after a result lock). The results' rows are read afterwards, in a statement of their own
+   * (`lockedRows`): a statement sees what committed before it began, so rows read in the statement that waited for
+   * their lock could miss the change of the transaction that held it.
+   */
+  async lockChunk(manager: EntityManager, goalIds: readonly string[], resultIds: readonly string[]): Promise<string[]> {
+    const work = workOf(manager);
+    const goals = [...new Set(goalIds)].filter((id) => !work.goalLocks.has(id));
+    const results = [...new Set(resultIds)].filter((id) => !work.locked.has(id));
+    if (goals.length + results.length === 0) return results;
+    await manager.query(
+      `SELECT CASE WHEN l.kind = 0 THEN pg_advisory_xact_lock_shared(hashtext($1), hashtext(l.id))
+                   ELSE pg_advisory_xact_lock(hashtext($2), hashtext(l.id)) END
+         FROM (SELECT 0 AS kind, unnest($3::text[]) AS id UNION ALL SELECT 1, unnest($4::text[]) ORDER BY 1, 2) l`,
+      [GOAL_LOCK, RESULT_LOCK, goals, results],
+    );
+    for (const id of goals) work.goalLocks.set(id, 'shared');
+    return results;
+  }
+
+  /** The read of results this transaction has locked but not read yet (to go out with other reads, `readTogether`). */
+  lockedRows(manager: EntityManager, resultIds: readonly string[]): JointRead | null {
+    if (resultIds.length === 0) return null;
+    const work = workOf(manager);
+    return {
+      sql: `SELECT * FROM results WHERE result_id = ANY($1::text[])`,
+      params: [resultIds],
+      take: (rows) => {
+        const found = new Map(rows.map((row) => [row['result_id'] as string, fromRow(row as unknown as ResultRow)]));
+        for (const id of resultIds) work.locked.set(id, found.get(id) ?? emptyProjection(id));
+      },
+    };
   }
 
   /** Result ids of a goal whose current revision has not been frozen yet. */
@@ -212,7 +246,7 @@ function toRow(state: ResultProjection): ResultRow {
     approved_revision: state.approvedRevision, field_values: state.fieldValues, field_values_version: state.fieldValuesVersion,
     frozen_revisions: state.frozenRevisions,
     last_delivery_id: state.lastDeliveryId, conflicts: state.conflicts, conflict_revision: state.conflictRevision,
-    last_seq: state.lastSeq, updated_at: state.updatedAt,
+    last_seq: state.lastSeq, updated_at: state.updatedAt?.toISOString() ?? null,
   };
 }
 
@@ -224,6 +258,6 @@ function fromRow(row: ResultRow): ResultProjection {
     approvedRevision: row.approved_revision, fieldValues: row.field_values, fieldValuesVersion: row.field_values_version,
     frozenRevisions: row.frozen_revisions,
     lastDeliveryId: row.last_delivery_id, conflicts: row.conflicts, conflictRevision: row.conflict_revision,
-    lastSeq: row.last_seq, updatedAt: row.updated_at,
+    lastSeq: row.last_seq, updatedAt: row.updated_at === null ? null : new Date(row.updated_at),
   };
 }

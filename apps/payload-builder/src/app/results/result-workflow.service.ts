@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { readTogether } from '@owd/database';
 import { withTraceContext, type ChunkEvent } from '@owd/kafka';
 import {
   is, nextContentRevision, ResultApproved, ResultFieldsSet, ResultRevised, type EventEnvelope, type ResultApprovedPayload, type ResultFieldsSetPayload, type ResultRevisedPayload,
@@ -27,16 +28,15 @@ export class ResultWorkflowService {
 
   /**
    * A chunk of result events in one transaction. What their handlers need is taken first, at once: the goals'
-   * locks (shared) and settings, then the results' locks and rows, each kind in id order. Each event then runs
-   * on what is held, in its own trace, and the chunk's writes go out together before the commit: a handful of
-   * statements for the chunk, whatever its size.
+   * locks (shared) and the results' locks in one statement, each kind in id order, then the goals' settings and the
+   * results' rows in one more. Each event then runs on what is held, in its own trace, and the chunk's writes go out
+   * together before the commit: a handful of statements for the chunk, whatever its size.
    */
   async onChunk(manager: EntityManager, events: readonly ChunkEvent[]): Promise<void> {
     const keys = events.map((e) => e.envelope.payload as { goalId: string; resultId: string });
     const goalIds = keys.map((k) => k.goalId);
-    await this.store.lockGoals(manager, goalIds, 'shared');
-    await this.goals.loadSettings(manager, goalIds);
-    await this.store.lockResults(manager, keys.map((k) => k.resultId));
+    const locked = await this.store.lockChunk(manager, goalIds, keys.map((k) => k.resultId));
+    await readTogether(manager, [this.goals.settingsRead(manager, goalIds), this.store.lockedRows(manager, locked)]);
     for (const { envelope, trace } of events) {
       await withTraceContext(trace, async () => {
         if (is(envelope, ResultRevised)) await this.onRevised(manager, envelope);

@@ -64,15 +64,20 @@ export function dropPending(runner: QueryRunner, depth: number): void {
  */
 export function combine(writes: readonly DeferredWrite[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const parts = writes.map((w, i) => {
-    const offset = params.length;
-    params.push(...w.params);
-    const text = w.sql.replace(/\$(\d+)/g, (_, n: string) => {
-      if (Number(n) > w.params.length) throw new Error(`deferred write ${i} uses $${n} but has ${w.params.length} parameters`);
-      return `$${Number(n) + offset}`;
-    });
-    return `w${i} AS (${text})`;
-  });
+  const parts = writes.map((w, i) => `w${i} AS (${appendParameters(`deferred write ${i}`, w, params)})`);
   const reads = writes.flatMap((w, i) => (w.returned ? [`(SELECT json_agg(w${i}) FROM w${i}) AS w${i}`] : []));
   return { sql: `WITH ${parts.join(',\n')}\nSELECT ${reads.length > 0 ? reads.join(', ') : '1'}`, params };
+}
+
+/**
+ * Appends the statement's parameters to `params` and returns its text with its `$1`…`$n` renumbered after the ones
+ * already there, for a statement that becomes one part of a larger one.
+ */
+export function appendParameters(what: string, statement: { sql: string; params: readonly unknown[] }, params: unknown[]): string {
+  const offset = params.length;
+  params.push(...statement.params);
+  return statement.sql.replace(/\$(\d+)/g, (_, n: string) => {
+    if (Number(n) > statement.params.length) throw new Error(`${what} uses $${n} but has ${statement.params.length} parameters`);
+    return `$${Number(n) + offset}`;
+  });
 }
