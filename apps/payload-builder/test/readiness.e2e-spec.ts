@@ -62,10 +62,15 @@ describe('payload-builder readiness (§3) on a real broker and database', () => 
     expect(bodyOf(requested)['fields']).toEqual({ desk: 'Economy', section: 'news' });
   });
 
-  it('keeps receiver field values set before the content arrives: the revision carries the older, empty set', async () => {
+  /** A goal that waits for approval, whose receiver requires a desk. */
+  async function goalRequiringDesk(): Promise<string> {
     const goalId = await h.goal(workspaceId, { sendImmediately: false });
-    const fields = [{ key: 'desk', label: 'Desk', type: 'text' as const, required: true, multiple: false }];
-    await h.contract(goalId, workspaceId, { fields });
+    await h.contract(goalId, workspaceId, { fields: [{ key: 'desk', label: 'Desk', type: 'text', required: true, multiple: false }] });
+    return goalId;
+  }
+
+  it('keeps receiver field values set before the content arrives: the revision carries the older, empty set', async () => {
+    const goalId = await goalRequiringDesk();
     const resultId = newResultId();
     // manifest-api: the result is accepted (its revision carries the values it has then: none, version 0), then the
     // values are set (version 1). The two topics are not ordered with each other: here the values come first.
@@ -79,9 +84,7 @@ describe('payload-builder readiness (§3) on a real broker and database', () => 
   });
 
   it('takes the values a revision carries when they are newer than the last set it has seen', async () => {
-    const goalId = await h.goal(workspaceId, { sendImmediately: false });
-    const fields = [{ key: 'desk', label: 'Desk', type: 'text' as const, required: true, multiple: false }];
-    await h.contract(goalId, workspaceId, { fields });
+    const goalId = await goalRequiringDesk();
     const resultId = newResultId();
     const first = await h.publish(ResultFieldsSet, { resultId, goalId, values: { desk: 'Sports' }, fieldValuesVersion: 1 });
     await h.handled(first.eventId);

@@ -254,10 +254,11 @@ export class EventConsumer {
       this.lag.set(logical, partition, batch.highWatermark, chunk[0].offset);
       let parked: boolean;
       try {
-        parked = await this.processChunk(topic, partition, chunk, 'at-commit').catch(() => {
+        parked = await this.processChunk(topic, partition, chunk, 'at-commit').catch((err: Error) => {
           // It may have held a copy of an event handled before (its handler then also meets what the first one wrote):
           // the chunk is done again with the copies told apart before any handler runs. A chunk that fails then too
           // has a failure of its own.
+          this.logger.debug({ msg: 'a chunk is done again with its event ids recorded first', topic: logical, partition, err: err.message });
           messagingMetrics.chunksRedone.inc({ topic: logical });
           return this.processChunk(topic, partition, chunk, 'first');
         });
@@ -327,7 +328,8 @@ export class EventConsumer {
     const parsed = messages.map((message) => ({ message, parsed: parseEnvelope(message.value, this.definitions) }));
     const handledIds = parsed.flatMap(({ parsed: p }) => (p.ok && this.handles(p.envelope) ? [p.envelope.eventId] : []));
     const run = async (manager?: EntityManager): Promise<void> => {
-      // One statement records the chunk's event ids; the ones recorded before are duplicates (no second effect).
+      // The chunk's event ids: recorded now in one statement, the ones recorded before being copies (no second effect),
+      // or all taken as new and recorded at the commit.
       const fresh = !manager ? new Set<string>()
         : record === 'first' ? await this.recordFresh(manager, handledIds) : this.recordAtCommit(manager, handledIds);
       const forChunk: ChunkEvent[] = [];
