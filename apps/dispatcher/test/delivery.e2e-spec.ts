@@ -350,7 +350,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     const worker = h.app.get(DeliveryWorker);
     let held = -1;
     await expect(h.app.get(DataSource).transaction(async (manager) => {
-      await h.app.get(DeliveryIntake).deliveries([{ envelope, definition: DeliveryRequested, trace: {} }], manager);
+      await h.app.get(DeliveryIntake).deliveries([{ envelope, trace: {} }], manager);
       held = worker.reservedSlots;
       throw new Error('the chunk fails after the insert');
     })).rejects.toThrow('the chunk fails after the insert');

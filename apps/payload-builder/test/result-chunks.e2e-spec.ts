@@ -18,7 +18,7 @@ describe('payload-builder handles a chunk of result events in one transaction, o
   afterAll(() => h.stop());
 
   const chunkEvent = <T extends object>(definition: EventDefinition<T>, payload: T): ChunkEvent => ({
-    envelope: h.envelope(definition, payload), definition: definition as EventDefinition, trace: {},
+    envelope: h.envelope(definition, payload), trace: {},
   });
 
   /** Runs the chunk as the consumer does (in one transaction) and counts the statements it sent, COMMIT included. */

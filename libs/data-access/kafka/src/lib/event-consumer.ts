@@ -81,8 +81,8 @@ export function on<T extends object>(
 
 /** A new (not a copy) event of a chunk, in partition order. */
 export interface ChunkEvent {
+  /** Told apart by type with `is(envelope, Event)`. */
   envelope: EventEnvelope;
-  definition: EventDefinition;
   /** The event's CONSUMER span context: what a row written for it stores to continue its trace later. */
   trace: TraceCarrier;
 }
@@ -345,7 +345,7 @@ export class EventConsumer {
             span.setAttributes(eventAttributes(result.envelope));
             // delete(): an id twice in one chunk has its effect once.
             const isFresh = fresh.delete(result.envelope.eventId.toLowerCase());
-            if (isFresh && this.spec.handleChunk) forChunk.push({ envelope: result.envelope, definition: result.definition, trace: captureTraceContext() });
+            if (isFresh && this.spec.handleChunk) forChunk.push({ envelope: result.envelope, trace: captureTraceContext() });
             else if (isFresh) await this.handleOne(logical, manager, result.envelope);
             counted.push({ type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
             span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
