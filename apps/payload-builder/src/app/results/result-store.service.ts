@@ -91,13 +91,7 @@ export class ResultStore {
 
   /** Several results at once, in id order: two statements, whatever their number; held ones are not locked again. */
   async lockResults(manager: EntityManager, resultIds: readonly string[]): Promise<void> {
-    const work = workOf(manager);
-    const needed = [...new Set(resultIds)].filter((id) => !work.locked.has(id));
-    if (needed.length === 0) return;
-    await manager.query(
-      `SELECT pg_advisory_xact_lock(hashtext($1), hashtext(id)) FROM (SELECT unnest($2::text[]) AS id ORDER BY 1) ordered`,
-      [RESULT_LOCK, needed],
-    );
+    const needed = await this.lockChunk(manager, [], resultIds);
     await readTogether(manager, [this.lockedRows(manager, needed)]);
   }
 

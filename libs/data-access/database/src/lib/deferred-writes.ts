@@ -23,12 +23,13 @@ interface Pending {
   depth: number;
 }
 
-const depthOf = (runner: QueryRunner): number => (runner as unknown as { transactionDepth: number }).transactionDepth;
+/** TypeORM keeps the depth to itself; savepoints are what it counts. */
+export const transactionDepth = (runner: QueryRunner): number => (runner as unknown as { transactionDepth: number }).transactionDepth;
 const pendingOf = (runner: QueryRunner): Pending[] => (runner.data[KEY] ??= []) as Pending[];
 
 /** Adds `write` to what the transaction of `runner` sends before it commits (see `deferWrite`). */
 export function addPending(runner: QueryRunner, write: DeferredWrite): void {
-  pendingOf(runner).push({ write, depth: depthOf(runner) });
+  pendingOf(runner).push({ write, depth: transactionDepth(runner) });
 }
 
 /** Run by the transaction scopes' subscriber after every scope's beforeCommit: what they deferred goes out here. */

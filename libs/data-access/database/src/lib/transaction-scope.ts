@@ -1,7 +1,7 @@
 import type {
   DataSource, EntityManager, EntitySubscriberInterface, QueryRunner, TransactionCommitEvent, TransactionRollbackEvent,
 } from 'typeorm';
-import { addPending, dropPending, sendPending, type DeferredWrite } from './deferred-writes';
+import { addPending, dropPending, sendPending, transactionDepth, type DeferredWrite } from './deferred-writes';
 
 export type { DeferredWrite } from './deferred-writes';
 
@@ -33,8 +33,7 @@ export interface TransactionScope<T> {
 
 type Scopes = Map<TransactionScope<unknown>, unknown>;
 
-/** TypeORM keeps the depth to itself; savepoints are what it counts. */
-export const transactionDepth = (runner: QueryRunner): number => (runner as unknown as { transactionDepth: number }).transactionDepth;
+export { transactionDepth } from './deferred-writes';
 
 const scopesOf = (runner: QueryRunner): Scopes | undefined => runner.data[KEY] as Scopes | undefined;
 
