@@ -516,8 +516,10 @@ describe('event plumbing on a real broker and database', () => {
     const topic = `${fresh.prefix}delivery.retry-due`;
     const admin = c.kafka.admin();
     await admin.connect();
-    const positions = async (read: () => Promise<{ partition: number; offset: string }[]>): Promise<Record<number, string>> =>
-      Object.fromEntries((await read()).map((p) => [p.partition, p.offset]));
+    // A fresh topic's partitions may answer "not the leader" for a moment after they were created (seen in CI): a read
+    // is asked again until the broker answers it, and what it answers is then checked.
+    const positions = (read: () => Promise<{ partition: number; offset: string }[]>): Promise<Record<number, string>> =>
+      waitFor(async () => Object.fromEntries((await read()).map((p) => [p.partition, p.offset])), { what: 'positions read from the broker' });
     const committed = () => positions(async () => (await admin.fetchOffsets({ groupId: new TopicNamer(fresh.prefix).group(group), topics: [topic] }))[0].partitions);
     // Partitions nothing was written to have nothing to commit.
     const ends = async () => Object.fromEntries(Object.entries(await positions(() => admin.fetchTopicOffsets(topic))).filter(([, end]) => end !== '0'));
