@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
-import { DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
+import { createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
 import { Outbox, OutboxRelay, toMessage, TopicNamer, type EventProducer, type OutgoingMessage } from '../src';
 import { createTestDatabase, createTestTopics, REPO_ROOT, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
@@ -206,6 +206,60 @@ describe('event plumbing on a real broker and database', () => {
     await waitFor(() => calls.flat().length >= 5, { what: 'the five events' });
     expect(calls.flat()).toEqual(envelopes.map((e) => e.eventId));
     expect(calls).toHaveLength(1);
+  });
+
+  /** Two events on each of the topic's three partitions (placed there explicitly), sent before a consumer starts. */
+  async function twoOnEachPartition(): Promise<{ event: DeliveryRetryDuePayload; eventId: string; partition: number }[]> {
+    const sent = [0, 1, 2].flatMap((partition) => [retryDue(), retryDue()].map((event) => ({ event, partition })));
+    const producer = a.kafka.producer();
+    await producer.connect();
+    try {
+      const namer = new TopicNamer(prefix);
+      return await Promise.all(sent.map(async ({ event, partition }) => {
+        const envelope = createEnvelope(DeliveryRetryDue, event, { correlationId: event.resultId });
+        const { topic, ...message } = toMessage(namer, DeliveryRetryDue, envelope);
+        await producer.send({ topic, messages: [{ ...message, partition }] });
+        return { event, eventId: envelope.eventId, partition };
+      }));
+    } finally {
+      await producer.disconnect();
+    }
+  }
+
+  it('handles the chunks of the partitions a fetch brings together in one transaction', async () => {
+    const group = `svc_b.together.${randomUUID()}`;
+    const sent = await twoOnEachPartition();
+    const mine = new Set(sent.map((s) => s.eventId));
+    const transactions = new Map<string, string>();
+    await b.chunkConsumer(group, async (chunk, m) => {
+      const [{ xid }] = await m.query(`SELECT txid_current()::text AS xid`);
+      for (const c of chunk) if (mine.has(c.envelope.eventId)) transactions.set(c.envelope.eventId, xid);
+    }).start();
+
+    await waitFor(() => transactions.size === sent.length, { what: 'the six events' });
+    // Three partitions, one transaction: their batches reached the consumer in the same fetch.
+    expect(new Set(transactions.values()).size).toBe(1);
+  });
+
+  it('when partitions shared a transaction and one keeps failing, the others go on and only its partition waits', async () => {
+    const separated = async () => (await register.getSingleMetric('owd_consumer_chunks_separated_total')?.get())?.values.reduce((s, v) => s + v.value, 0) ?? 0;
+    const separatedBefore = await separated();
+    const group = `svc_b.apart.${randomUUID()}`;
+    const sent = await twoOnEachPartition();
+    // The second event of partition 1 fails every time; the first of partition 1 comes before it and is kept.
+    const bad = sent.filter((s) => s.partition === 1)[1].event.deliveryId;
+    const record = recordEffect('svc_b', group);
+    const consumer = b.consumer(group, async (env, m) => {
+      if (env.payload.deliveryId === bad) throw new Error('a handler bug');
+      await record(env, m);
+    });
+    await consumer.start();
+
+    const want = sent.map((s) => (s.event.deliveryId === bad ? 0 : 1));
+    await waitFor(async () => JSON.stringify(await effectsOf(group, sent.map((s) => s.event))) === JSON.stringify(want), { what: 'every effect but the bad one', timeoutMs: 30_000 });
+    expect(await separated()).toBeGreaterThan(separatedBefore);
+    await consumer.stop();
+    expect(await effectsOf(group, sent.map((s) => s.event))).toEqual(want);
   });
 
   it('skips the events a consumer does not accept without a transaction or a record, and counts them as ignored', async () => {

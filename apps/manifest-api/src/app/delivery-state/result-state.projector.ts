@@ -48,9 +48,8 @@ export class ResultStateProjector {
       groupId: RESULT_STATE_GROUP,
       // Not delivery.requested: `queued` on result.status already says the frozen bytes went to the dispatcher.
       on: [on(ResultStatusChanged), on(DeliveryAttempted)],
+      // The two topics' batches of one fetch share a chunk, so a result's status and attempt do not wait on each other's locks.
       handleChunk: (events, manager) => this.project(events, manager),
-      // Two topics: let each of their partitions (3 apiece by default) progress on its own.
-      partitionsConsumedConcurrently: 6,
     });
   }
 

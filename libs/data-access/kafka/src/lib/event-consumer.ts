@@ -12,6 +12,12 @@ import { captureTraceContext, eventAttributes, withConsumerSpan, type TraceCarri
 /** Most messages of one partition handled in one database transaction. */
 const CHUNK_SIZE = 100;
 /**
+ * Partitions whose batches are handled at once by default. The batches of one fetch that reach the consumer together
+ * are handled in ONE transaction (`together`), so this is how many partitions share a transaction, not how many
+ * transactions run at once.
+ */
+const PARTITIONS_AT_ONCE = 12;
+/**
  * How long a consumed event id is remembered. A copy arrives within seconds to minutes (a redelivery before the
  * offset commit, a relay that published and died before marking its rows); a day is far beyond either.
  */
@@ -41,6 +47,19 @@ class SeenBefore extends Error {
   constructor(copies: number) {
     super(`${copies} event(s) of the chunk were handled before`);
   }
+}
+
+/** Consecutive messages of one partition: what a chunk is made of. */
+interface Part {
+  topic: string;
+  partition: number;
+  messages: KafkaMessage[];
+}
+
+/** A part waiting for the others of its fetch; told whether it parked a message, or `undefined`: do it alone. */
+interface Gathered {
+  part: Part;
+  done: (parked: boolean | undefined) => void;
 }
 
 /** Handles one event of type T in the transaction of its chunk. */
@@ -79,7 +98,7 @@ export function on<T extends object>(
   return { definition: definition as EventDefinition, handle: handle as EventHandler | undefined, accepts: accepts as EventFilter | undefined };
 }
 
-/** A new (not a copy) event of a chunk, in partition order. */
+/** A new (not a copy) event of a chunk: a chunk may hold several partitions' events, each partition's in order. */
 export interface ChunkEvent {
   /** Told apart by type with `is(envelope, Event)`. */
   envelope: EventEnvelope;
@@ -106,6 +125,7 @@ export interface ConsumerSpec {
   on: readonly EventRoute[];
   /** Or the chunk's events at once: then the routes carry no handler. */
   handleChunk?: ChunkHandler;
+  /** Partitions whose batches are taken at once, and so handled in one transaction (default `PARTITIONS_AT_ONCE`). */
   partitionsConsumedConcurrently?: number;
   /** Start of a new group: true reads the topics' history (the default, so no event is missed). */
   fromBeginning?: boolean;
@@ -143,6 +163,8 @@ export class EventConsumer {
   /** Positions handled but not yet committed to Kafka, by topic and partition: the next offset to read. */
   private readonly uncommitted = new Map<string, { topic: string; partition: number; offset: string }>();
   private commitTimer: NodeJS.Timeout | undefined;
+  /** Parts that reached the consumer in this turn of the event loop (`together`); undefined when none waits. */
+  private gathering: Gathered[] | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -210,7 +232,7 @@ export class EventConsumer {
     await this.consumer.subscribe({ topics, fromBeginning: this.spec.fromBeginning ?? true });
     await this.consumer.run({
       autoCommit: false,
-      partitionsConsumedConcurrently: this.spec.partitionsConsumedConcurrently ?? 3,
+      partitionsConsumedConcurrently: this.spec.partitionsConsumedConcurrently ?? PARTITIONS_AT_ONCE,
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.processBatch(payload),
     });
@@ -230,9 +252,10 @@ export class EventConsumer {
   /**
    * Messages of one partition in order. A fetched batch is handled in chunks, each chunk in ONE database
    * transaction (every message's effect and its event id), so a busy partition pays one commit per chunk
-   * instead of one per message; the offset is committed to Kafka after the chunk's transaction, never before,
-   * and at most once a second (`commitOffsetsEveryMs`) unless the chunk parked a message (a replay would park
-   * it again) or the consumer is stopping. When a chunk fails, its messages are handled again one transaction
+   * instead of one per message; the chunks of the other partitions that reached the consumer in the same fetch
+   * share that transaction (`together`). The offset is committed to Kafka after the chunk's transaction, never
+   * before, and at most once a second (`commitOffsetsEveryMs`) unless the chunk parked a message (a replay would
+   * park it again) or the consumer is stopping. When a chunk fails, its messages are handled again one transaction
    * each, so a message that keeps failing stops its partition exactly where it is, and the ones before it are kept.
    */
   private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
@@ -249,30 +272,71 @@ export class EventConsumer {
     };
     for (let from = 0; from < batch.messages.length; from += CHUNK_SIZE) {
       if (!isRunning() || isStale()) return;
-      const chunk = batch.messages.slice(from, from + CHUNK_SIZE);
+      const part: Part = { topic, partition, messages: batch.messages.slice(from, from + CHUNK_SIZE) };
       // Before the chunk: a message that hangs in its handler still counts as lag.
-      this.lag.set(logical, partition, batch.highWatermark, chunk[0].offset);
+      this.lag.set(logical, partition, batch.highWatermark, part.messages[0].offset);
       let parked: boolean;
       try {
-        parked = await this.processChunk(topic, partition, chunk, 'at-commit').catch((err: Error) => {
-          // It may have held a copy of an event handled before (its handler then also meets what the first one wrote):
-          // the chunk is done again with the copies told apart before any handler runs. A chunk that fails then too
-          // has a failure of its own.
-          this.logger.debug({ msg: 'a chunk is done again with its event ids recorded first', topic: logical, partition, err: err.message });
-          messagingMetrics.chunksRedone.inc({ topic: logical });
-          return this.processChunk(topic, partition, chunk, 'first');
-        });
+        parked = (await this.together(part)) ?? await this.alone(part);
       } catch (err) {
-        this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: chunk[0].offset, err });
-        for (const message of chunk) {
+        this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: part.messages[0].offset, err });
+        for (const message of part.messages) {
           if (!isRunning() || isStale()) return;
-          await commit(message, await this.processChunk(topic, partition, [message], 'first'));
+          await commit(message, (await this.processChunk([{ topic, partition, messages: [message] }], 'first'))[0]);
         }
         continue;
       }
-      await commit(chunk[chunk.length - 1], parked);
+      await commit(part.messages[part.messages.length - 1], parked);
     }
     await this.maybePurge();
+  }
+
+  /**
+   * Handles `part` in one transaction with the parts of other partitions that reach the consumer in the same turn of
+   * the event loop (kafkajs hands a fetch's batches to its workers at once), so a fetch that brings a few messages on
+   * each of several partitions costs one transaction, not one per partition, and the rows they share are locked by
+   * one transaction instead of several waiting on each other. Resolves to whether it parked a message, or to
+   * `undefined` when it is alone or the shared transaction failed: then each part is done on its own (`alone`), so
+   * one partition's failing message holds up only its own partition.
+   */
+  private together(part: Part): Promise<boolean | undefined> {
+    return new Promise((done) => {
+      if (!this.gathering) {
+        const gathered: Gathered[] = [];
+        this.gathering = gathered;
+        setImmediate(() => {
+          this.gathering = undefined;
+          void this.runTogether(gathered);
+        });
+      }
+      this.gathering.push({ part, done });
+    });
+  }
+
+  private async runTogether(gathered: readonly Gathered[]): Promise<void> {
+    if (gathered.length === 1) return gathered[0].done(undefined);
+    try {
+      const parked = await this.processChunk(gathered.map((g) => g.part), 'at-commit');
+      gathered.forEach((g, i) => g.done(parked[i]));
+    } catch (err) {
+      this.logger.debug({ msg: 'chunks of several partitions failed together; each is done on its own', parts: gathered.length, err: (err as Error).message });
+      messagingMetrics.chunksSeparated.inc({ group: this.spec.groupId });
+      gathered.forEach((g) => g.done(undefined));
+    }
+  }
+
+  /**
+   * One partition's chunk in its own transaction. It may have held a copy of an event handled before (its handler then
+   * also meets what the first one wrote): the chunk is done again with the copies told apart before any handler runs.
+   * A chunk that fails then too has a failure of its own.
+   */
+  private async alone(part: Part): Promise<boolean> {
+    const [parked] = await this.processChunk([part], 'at-commit').catch((err: Error) => {
+      this.logger.debug({ msg: 'a chunk is done again with its event ids recorded first', topic: this.namer.logical(part.topic), partition: part.partition, err: err.message });
+      messagingMetrics.chunksRedone.inc({ topic: this.namer.logical(part.topic) });
+      return this.processChunk([part], 'first');
+    });
+    return parked;
   }
 
   /** Commits the handled positions within `commitOffsetsEveryMs`: one timer, armed only while positions wait. */
@@ -321,47 +385,51 @@ export class EventConsumer {
    * rebalance, a row a relay sent twice), so most chunks save a statement; handlers only write in the transaction
    * (or after its commit), so a rolled-back first try leaves nothing behind.
    */
-  private async processChunk(topic: string, partition: number, messages: KafkaMessage[], record: 'first' | 'at-commit'): Promise<boolean> {
-    const logical = this.namer.logical(topic) as TopicName;
-    const counted: { type: string; result: string }[] = [];
-    const invalid: { message: KafkaMessage; reason: string }[] = [];
-    const parsed = messages.map((message) => ({ message, parsed: parseEnvelope(message.value, this.definitions) }));
+  private async processChunk(parts: readonly Part[], record: 'first' | 'at-commit'): Promise<boolean[]> {
+    const counted: { topic: TopicName; type: string; result: string }[] = [];
+    const invalid: { part: number; message: KafkaMessage; reason: string }[] = [];
+    const parsed = parts.flatMap((part, index) => {
+      const topic = this.namer.logical(part.topic) as TopicName;
+      return part.messages.map((message) => ({ index, part, topic, message, parsed: parseEnvelope(message.value, this.definitions) }));
+    });
     const handledIds = parsed.flatMap(({ parsed: p }) => (p.ok && this.handles(p.envelope) ? [p.envelope.eventId] : []));
     const run = async (manager?: EntityManager): Promise<void> => {
       // The chunk's event ids: recorded now in one statement, the ones recorded before being copies (no second effect),
       // or all taken as new and recorded at the commit.
       const fresh = !manager ? new Set<string>()
         : record === 'first' ? await this.recordFresh(manager, handledIds) : this.recordAtCommit(manager, handledIds);
-      const forChunk: ChunkEvent[] = [];
-      for (const { message, parsed: result } of parsed) {
-        await withConsumerSpan(topic, partition, message, async (span) => {
+      const forChunk: { topic: TopicName; event: ChunkEvent }[] = [];
+      for (const { index, part, topic, message, parsed: result } of parsed) {
+        await withConsumerSpan(part.topic, part.partition, message, async (span) => {
           if (!result.ok) {
-            invalid.push({ message, reason: result.reason });
+            invalid.push({ part: index, message, reason: result.reason });
             span.setAttribute('owd.consume.result', 'dead_lettered');
           } else if (!manager || !this.handles(result.envelope)) {
-            counted.push({ type: result.envelope.type, result: 'ignored' });
+            counted.push({ topic, type: result.envelope.type, result: 'ignored' });
             span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
           } else {
             span.setAttributes(eventAttributes(result.envelope));
             // delete(): an id twice in one chunk has its effect once.
             const isFresh = fresh.delete(result.envelope.eventId.toLowerCase());
-            if (isFresh && this.spec.handleChunk) forChunk.push({ envelope: result.envelope, trace: captureTraceContext() });
-            else if (isFresh) await this.handleOne(logical, manager, result.envelope);
-            counted.push({ type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
+            if (isFresh && this.spec.handleChunk) forChunk.push({ topic, event: { envelope: result.envelope, trace: captureTraceContext() } });
+            else if (isFresh) await this.handleOne(topic, manager, result.envelope);
+            counted.push({ topic, type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
             span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
           }
         });
       }
-      if (manager && forChunk.length > 0) await this.handleAll(logical, manager, forChunk);
+      if (manager && forChunk.length > 0) await this.handleAll(manager, forChunk);
     };
     // A chunk of messages this consumer only skips or parks needs no transaction.
     await (handledIds.length > 0 ? this.dataSource.transaction((manager) => run(manager)) : run());
-    for (const { message, reason } of invalid) {
+    for (const { part, message, reason } of invalid) {
+      const { topic, partition } = parts[part];
+      const logical = this.namer.logical(topic) as TopicName;
       await this.deadLetter(logical, partition, message, reason);
       messagingMetrics.consumed.inc({ topic: logical, type: 'invalid', result: 'dead_lettered' });
     }
-    for (const c of counted) messagingMetrics.consumed.inc({ topic: logical, ...c });
-    return invalid.length > 0;
+    for (const { topic, ...c } of counted) messagingMetrics.consumed.inc({ topic, ...c });
+    return parts.map((_, index) => invalid.some((i) => i.part === index));
   }
 
   private routeOf(envelope: EventEnvelope): EventRoute | undefined {
@@ -407,12 +475,12 @@ export class EventConsumer {
     stop();
   }
 
-  /** The handler time of a chunk is shared out over its events, so the histogram stays per event. */
-  private async handleAll(topic: TopicName, manager: EntityManager, events: ChunkEvent[]): Promise<void> {
+  /** The handler time of a chunk is shared out over its events (by their topics), so the histogram stays per event. */
+  private async handleAll(manager: EntityManager, events: readonly { topic: TopicName; event: ChunkEvent }[]): Promise<void> {
     const started = process.hrtime.bigint();
-    await this.spec.handleChunk?.(events, manager);
+    await this.spec.handleChunk?.(events.map((e) => e.event), manager);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9 / events.length;
-    for (let i = 0; i < events.length; i++) messagingMetrics.handlerSeconds.observe({ topic }, seconds);
+    for (const { topic } of events) messagingMetrics.handlerSeconds.observe({ topic }, seconds);
   }
 
   /** Parks the message as it came (key, value and headers, trace context included) with the reason. */

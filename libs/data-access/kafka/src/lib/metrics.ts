@@ -38,6 +38,11 @@ export const messagingMetrics = {
     help: 'Messages of a partition the consumer group has not processed yet, as seen by the member that owns it (high watermark of its last fetch minus the next offset)',
     labelNames: ['group', 'topic', 'partition'] as const,
   })),
+  chunksSeparated: reuseMetric('owd_consumer_chunks_separated_total', () => new Counter({
+    name: 'owd_consumer_chunks_separated_total',
+    help: 'Transactions shared by the chunks of several partitions that failed, after which each chunk was done on its own',
+    labelNames: ['group'] as const,
+  })),
   chunksRedone: reuseMetric('owd_consumer_chunks_redone_total', () => new Counter({
     name: 'owd_consumer_chunks_redone_total',
     help: 'Chunks that failed when every event was taken as new (a copy of an event handled before, or another failure) and were done again with the copies skipped first',
