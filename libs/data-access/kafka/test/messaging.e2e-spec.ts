@@ -65,8 +65,11 @@ describe('event plumbing on a real broker and database', () => {
     ).rejects.toThrow('state change failed');
 
     await waitFor(async () => (await effects(b, group, committed.deliveryId)) === 1, { what: 'the committed event in service B' });
-    const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
-    expect(n).toBe(0);
+    // Rows sent are marked published together, within the relay's mark interval.
+    await waitFor(async () => {
+      const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
+      return n === 0;
+    }, { what: 'every row marked published' });
     expect(await effects(b, group, rolledBack.deliveryId)).toBe(0);
     await a.relay.stop();
   });
@@ -364,8 +367,11 @@ describe('event plumbing on a real broker and database', () => {
       release();
     }
     expect(await round).toBe(1);
-    const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
-    expect(n).toBe(0);
+    // Rows sent are marked published together, within the relay's mark interval.
+    await waitFor(async () => {
+      const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
+      return n === 0;
+    }, { what: 'every row marked published' });
   });
 
   it('reports the outbox backlog and the age of its oldest row, also for rows no relay round has touched', async () => {
@@ -470,6 +476,25 @@ describe('event plumbing on a real broker and database', () => {
     } finally {
       await relay.stop();
     }
+  });
+
+  it('marks the rows it sent from memory published together once their interval is over, and what is left at stop', async () => {
+    const group = `svc_b.marks.${randomUUID()}`;
+    await b.consumer(group, recordEffect('svc_b', group)).start();
+    const relay = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50, markEveryMs: 60_000, sweepAfterMs: 600_000 });
+    const outbox = new Outbox('svc_a', new TopicNamer(prefix), relay.publishCommitted);
+    relay.start();
+    const events = [retryDue(), retryDue(), retryDue()];
+    try {
+      await waitFor(() => relay.publishing === 'memory', { what: 'the relay to publish from memory' });
+      // Three transactions, three sends: the rows wait for one mark.
+      for (const e of events) await a.dataSource.transaction((m) => outbox.add(m, DeliveryRetryDue, e, { correlationId: e.resultId }));
+      await waitFor(async () => (await effectsOf(group, events)).every((n) => n === 1), { what: 'the three events in service B' });
+      expect((await unpublished(events.map((e) => e.deliveryId))).sort()).toEqual(events.map((e) => e.deliveryId).sort());
+    } finally {
+      await relay.stop();
+    }
+    expect(await unpublished(events.map((e) => e.deliveryId))).toEqual([]);
   });
 
   it('sweeps rows a dead process left once they are old enough, and leaves younger ones to the process that wrote them', async () => {

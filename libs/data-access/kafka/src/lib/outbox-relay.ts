@@ -22,14 +22,19 @@ export interface OutboxRelayOptions {
    * milliseconds of their commit, so an older one was left by a process that died (or whose sends fail).
    */
   sweepAfterMs?: number;
+  /**
+   * How long rows sent from memory may wait to be marked published (250 ms): the rows sent meanwhile are marked by
+   * one statement, not one per send. A process that dies before the mark leaves them to be sent again (copies).
+   */
+  markEveryMs?: number;
 }
 
 /**
  * Publishes the outbox, in order, and marks rows published only after the broker acknowledged. Two ways:
  *
  * - **From memory** (the usual way): the rows a transaction of this process wrote are handed over once it has
- *   committed (`publishCommitted`) and sent in commit order, so a round costs one statement (the mark), not a
- *   lock, a read of every body and an unlock.
+ *   committed (`publishCommitted`) and sent in commit order, and marked published together at most `markEveryMs`
+ *   after they were sent: no lock, no read of any body, and one statement for every send of that while.
  * - **From the table**, in id order under an advisory lock per schema, so two replicas never publish the same
  *   rows concurrently: at start (what a process that died left, before anything new), after a failed send
  *   (until the table is drained, so order per key holds), and every few seconds for rows older than
@@ -53,6 +58,9 @@ export class OutboxRelay {
   private readonly committed: CommittedRow[] = [];
   /** Reading the table until it is drained; rows committed meanwhile are found there. */
   private fromTable = true;
+  /** Ids of rows sent from memory and not marked published yet, and when the first of them was sent. */
+  private readonly sent: string[] = [];
+  private firstSentAt = 0;
 
   constructor(private readonly dataSource: DataSource, private readonly producer: EventProducer, private readonly options: OutboxRelayOptions) {}
 
@@ -63,6 +71,11 @@ export class OutboxRelay {
 
   private get sweepEveryMs(): number {
     return this.options.sweepEveryMs ?? 5_000;
+  }
+
+  /** When the rows sent from memory are to be marked; Infinity when none waits. */
+  private get markDueAt(): number {
+    return this.sent.length === 0 ? Infinity : this.firstSentAt + (this.options.markEveryMs ?? 250);
   }
 
   start(): void {
@@ -79,6 +92,7 @@ export class OutboxRelay {
     await this.loop;
     try {
       while (!this.fromTable && this.committed.length > 0) await this.publishFromMemory();
+      await this.markSent();
     } catch (err) {
       this.logger.warn({ msg: 'outbox rows not published at stop; the next start publishes them', err: (err as Error).message });
     }
@@ -112,7 +126,8 @@ export class OutboxRelay {
         continue;
       }
       if (published === 0 && this.running) {
-        const wait = this.lockBusy ? LOCK_BUSY_RETRY_MS : this.fromTable ? idleMs : Math.max(0, this.lastSweep + this.sweepEveryMs - Date.now());
+        const wait = this.lockBusy ? LOCK_BUSY_RETRY_MS : this.fromTable ? idleMs
+          : Math.max(0, Math.min(this.lastSweep + this.sweepEveryMs, this.markDueAt) - Date.now());
         await this.idle.sleep(wait);
       }
       this.lockBusy = false;
@@ -122,6 +137,8 @@ export class OutboxRelay {
   /** One round: from the table while it has to be drained, else from memory, else a sweep when one is due. */
   private async round(): Promise<number> {
     if (this.fromTable) {
+      // What was sent is marked first, so the read below does not send it again.
+      await this.markSent();
       // Rows committed before this point are visible to the read below: memory need not keep them.
       this.committed.length = 0;
       const published = await this.relayOnce();
@@ -131,21 +148,36 @@ export class OutboxRelay {
       }
       return published;
     }
+    if (Date.now() >= this.markDueAt) await this.markSent();
     if (this.committed.length > 0) return this.publishFromMemory();
     if (Date.now() - this.lastSweep < this.sweepEveryMs) return 0;
+    // A sweep never meets this process's own rows: it takes rows older than sweepAfterMs, and these are marked sooner.
     this.lastSweep = Date.now();
     return this.relayOnce(this.options.sweepAfterMs ?? 10_000);
   }
 
-  /** Sends the oldest batch of committed rows held in memory and marks them; a failure leaves them to the table. */
+  /**
+   * Sends the oldest batch of committed rows held in memory; they are marked published with the others sent within
+   * `markEveryMs` (`markSent`). A failed send leaves them to the table.
+   */
   private async publishFromMemory(): Promise<number> {
     const rows = this.committed.slice(0, this.options.batchSize ?? 500);
     await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.key, value: r.value, headers: r.headers })));
     this.committed.splice(0, rows.length);
-    await this.dataSource.query(
-      `UPDATE "${this.options.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+    if (this.sent.length === 0) this.firstSentAt = Date.now();
+    for (const r of rows) this.sent.push(r.id);
     for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic, via: 'memory' });
     return rows.length;
+  }
+
+  /**
+   * Marks the rows sent from memory published, in one statement; if it fails they stay waiting for the next try. It
+   * runs in the relay's loop (or at stop, after it), like the sends, so nothing is added to `sent` meanwhile.
+   */
+  private async markSent(): Promise<void> {
+    if (this.sent.length === 0) return;
+    await this.dataSource.query(`UPDATE "${this.options.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [this.sent]);
+    this.sent.length = 0;
   }
 
   /**
