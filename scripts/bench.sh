@@ -10,6 +10,8 @@
 #   npm run bench -- soak [RATE|STEADY_JSON] [MINUTES] [GOALS]
 #                      the same rate by default, 10 min: RSS, CPU per delivery and latency per minute, bookkeeping rows
 #   npm run bench -- idle [SECONDS]                       CPU, statements and Kafka requests per second with nothing to deliver
+#   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]
+#                      where a delivery's latency goes: each hop's percentiles at half of steady's rate by default, 30 s
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -28,6 +30,7 @@ steady() { say "raw-post and steady (whole system)"; tsx bench/delivery.bench.ts
 degraded() { say "degraded (whole system, half of steady's rate, misbehaving receivers)"; tsx bench/degraded.bench.ts "$@"; }
 soak() { say "soak (whole system, half of steady's rate, minute by minute)"; tsx bench/soak.bench.ts "$@"; }
 idle() { say "idle (whole system, nothing to deliver)"; tsx bench/idle.bench.ts "$@"; }
+hops() { say "hops (whole system, where a delivery's latency goes)"; tsx bench/hops.bench.ts "$@"; }
 
 case "$scenario" in
   all)
@@ -41,7 +44,7 @@ case "$scenario" in
     soak "$BENCH_RESULTS_DIR/steady.json"
     ;;
   signer | payload) "$scenario" "$@" ;;
-  steady | degraded | soak | idle) build; "$scenario" "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded or soak" >&2; exit 2 ;;
+  steady | degraded | soak | idle | hops) build; "$scenario" "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak or hops" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"

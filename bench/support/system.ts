@@ -1,6 +1,6 @@
 // The whole system for the end-to-end benchmarks: the five built services as processes (as the image runs
 // them) on a fresh database and topic prefix, real Kafka and PostgreSQL, and an API token of a new workspace.
-import { TOPICS, type DeliveryAttemptedPayload } from '@owd/events';
+import { TOPICS, type DeliveryAttemptedPayload, type TopicName } from '@owd/events';
 import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
@@ -87,7 +87,12 @@ export class BenchSystem {
    * became readable on Kafka: between the receiver's 2xx and the API's record of it.
    */
   async watchAttempts(): Promise<void> {
-    this.attemptsReader = await new TopicReader((process.env['KAFKA_BROKERS'] ?? '').split(','), this.prefix, [TOPICS.DELIVERY_ATTEMPTED]).start();
+    this.attemptsReader = await this.readTopics([TOPICS.DELIVERY_ATTEMPTED]);
+  }
+
+  /** A reader of `topics` of this system from their beginning, started (the caller stops it). */
+  readTopics(topics: readonly TopicName[]): Promise<TopicReader> {
+    return new TopicReader((process.env['KAFKA_BROKERS'] ?? '').split(','), this.prefix, topics).start();
   }
 
   /** Result id → when the bench read its `delivered` delivery.attempted event from Kafka. */
