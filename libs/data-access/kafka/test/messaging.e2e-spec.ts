@@ -65,11 +65,7 @@ describe('event plumbing on a real broker and database', () => {
     ).rejects.toThrow('state change failed');
 
     await waitFor(async () => (await effects(b, group, committed.deliveryId)) === 1, { what: 'the committed event in service B' });
-    // Rows sent are marked published together, within the relay's mark interval.
-    await waitFor(async () => {
-      const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
-      return n === 0;
-    }, { what: 'every row marked published' });
+    await everyRowMarked();
     expect(await effects(b, group, rolledBack.deliveryId)).toBe(0);
     await a.relay.stop();
   });
@@ -107,6 +103,14 @@ describe('event plumbing on a real broker and database', () => {
     });
     await a.relay.relayOnce();
     return events;
+  }
+
+  /** Rows sent are marked published together, within the relay's mark interval: waits until no row of svc_a is left. */
+  async function everyRowMarked(): Promise<void> {
+    await waitFor(async () => {
+      const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
+      return n === 0;
+    }, { what: 'every row marked published' });
   }
 
   async function effectsOf(group: string, events: DeliveryRetryDuePayload[]): Promise<number[]> {
@@ -367,11 +371,7 @@ describe('event plumbing on a real broker and database', () => {
       release();
     }
     expect(await round).toBe(1);
-    // Rows sent are marked published together, within the relay's mark interval.
-    await waitFor(async () => {
-      const [{ n }] = await a.dataSource.query(`SELECT count(*)::int AS n FROM svc_a.outbox WHERE published_at IS NULL`);
-      return n === 0;
-    }, { what: 'every row marked published' });
+    await everyRowMarked();
   });
 
   it('reports the outbox backlog and the age of its oldest row, also for rows no relay round has touched', async () => {

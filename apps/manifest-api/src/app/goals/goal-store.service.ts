@@ -27,12 +27,9 @@ export class GoalStore {
    * names (pg converts the values as TypeORM would): no query building per read. Ids reach it through `IdPipe`.
    */
   private liveSql(): string {
-    if (this.liveQuery === undefined) {
-      const metadata = this.dataSource.getMetadata(GoalEntity);
-      const columns = metadata.columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`).join(', ');
-      this.liveQuery = `SELECT ${columns} FROM ${metadata.tablePath} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`;
-    }
-    return this.liveQuery;
+    const metadata = this.dataSource.getMetadata(GoalEntity);
+    return this.liveQuery ??= `SELECT ${metadata.columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`).join(', ')}
+      FROM ${metadata.tablePath} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`;
   }
 
   /**
