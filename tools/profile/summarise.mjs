@@ -1,6 +1,7 @@
-// Where the CPU time of each profile went: self time by package (or our own code) and the top functions.
-//   node tools/profile/summarise.mjs <dir with .cpuprofile files> [top]
-import { readdirSync, readFileSync } from 'node:fs';
+// Where the CPU time of each profile went: self time by package (or our own code) and the top functions; for
+// allocation profiles (alloc-profile.cjs), the bytes allocated the same way, and per event the process published.
+//   node tools/profile/summarise.mjs <dir with .cpuprofile or .heapprofile files> [top]
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [dir = 'profiles', topArg = '15'] = process.argv.slice(2);
@@ -18,6 +19,38 @@ function bucket(url) {
   return url.startsWith('file:') || url.startsWith('/') ? 'our code' : url;
 }
 
+/** Adds `amount` under the frame's package and its function name. */
+function count(buckets, functions, callFrame, amount) {
+  const b = bucket(callFrame.url);
+  buckets.set(b, (buckets.get(b) ?? 0) + amount);
+  const fn = `${callFrame.functionName || '(anonymous)'} ${b === 'our code (bundle)' ? '' : `[${b}]`}`.trim();
+  functions.set(fn, (functions.get(fn) ?? 0) + amount);
+}
+
+function print(buckets, functions, share, what) {
+  console.log('  by package:');
+  for (const [b, n] of [...buckets].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`    ${share(n).padStart(6)}  ${b}`);
+  console.log(`  top functions (${what}):`);
+  for (const [f, n] of [...functions].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`    ${share(n).padStart(6)}  ${f}`);
+}
+
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.heapprofile')).sort()) {
+  const buckets = new Map();
+  const functions = new Map();
+  let total = 0;
+  const walk = (node) => {
+    total += node.selfSize;
+    if (node.selfSize > 0) count(buckets, functions, node.callFrame, node.selfSize);
+    node.children.forEach(walk);
+  };
+  walk(JSON.parse(readFileSync(join(dir, file), 'utf8')).head);
+  const eventsFile = join(dir, file.replace(/\.heapprofile$/, '.events.json'));
+  const { published = 0, seconds = 0 } = existsSync(eventsFile) ? JSON.parse(readFileSync(eventsFile, 'utf8')) : {};
+  const perEvent = published > 0 ? `, ${(total / published / 1024).toFixed(0)} KiB per event it published (${published})` : '';
+  console.log(`\n${file}: ${(total / 1048576).toFixed(0)} MiB allocated in ${seconds} s${perEvent}`);
+  print(buckets, functions, (n) => `${((100 * n) / total).toFixed(1)}%`, 'bytes allocated');
+}
+
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
   const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -32,16 +65,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sor
     const { callFrame } = byId.get(id);
     total += us;
     if (callFrame.functionName === '(idle)') { idle += us; continue; }
-    const b = bucket(callFrame.url);
-    buckets.set(b, (buckets.get(b) ?? 0) + us);
-    const fn = `${callFrame.functionName || '(anonymous)'} ${b === 'our code (bundle)' ? '' : `[${b}]`}`.trim();
-    functions.set(fn, (functions.get(fn) ?? 0) + us);
+    count(buckets, functions, callFrame, us);
   }
   const busy = total - idle;
-  const pct = (us) => `${((100 * us) / busy).toFixed(1)}%`;
   console.log(`\n${file}: ${(busy / 1000).toFixed(0)} ms busy of ${(total / 1000).toFixed(0)} ms`);
-  console.log('  by package:');
-  for (const [b, us] of [...buckets].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`    ${pct(us).padStart(6)}  ${b}`);
-  console.log('  top functions (self time):');
-  for (const [f, us] of [...functions].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`    ${pct(us).padStart(6)}  ${f}`);
+  print(buckets, functions, (us) => `${((100 * us) / busy).toFixed(1)}%`, 'self time');
 }

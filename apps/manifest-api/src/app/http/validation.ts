@@ -1,4 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { getMetadataStorage, type MetadataStorage } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { problems, type FieldError } from './problem';
 
 function childPath(parent: ValidationError, parentPath: string, child: ValidationError): string {
@@ -28,8 +30,51 @@ class ProblemValidationPipe extends ValidationPipe {
   }
 }
 
+const remembering = new WeakSet<MetadataStorage>();
+
+/**
+ * class-validator looks up a class's rules (its own and inherited ones, filtered by groups) and groups them by
+ * property for every object it validates: every nested block of every request body, each lookup walking every
+ * class that has rules. The rules change only when a class is decorated, so `storage` keeps each lookup and
+ * grouping until the next rule is added. Answers are the same arrays as before; only the work is not repeated.
+ */
+export function rememberValidationRules(storage: MetadataStorage = getMetadataStorage()): void {
+  if (remembering.has(storage)) return;
+  remembering.add(storage);
+  let lookups = new WeakMap<object, Map<string, ValidationMetadata[]>>();
+  let grouped = new WeakMap<ValidationMetadata[], Record<string, ValidationMetadata[]>>();
+  const forget = () => {
+    lookups = new WeakMap();
+    grouped = new WeakMap();
+  };
+  const lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const group = storage.groupByPropertyName.bind(storage);
+  for (const add of ['addValidationMetadata', 'addConstraintMetadata'] as const) {
+    const original = storage[add].bind(storage) as (metadata: never) => void;
+    storage[add] = ((metadata: never) => {
+      forget();
+      original(metadata);
+    }) as never;
+  }
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    if (typeof target !== 'function') return lookup(target, schema, always, strictGroups, groups);
+    const byOptions = lookups.get(target) ?? new Map<string, ValidationMetadata[]>();
+    lookups.set(target, byOptions);
+    const key = `${schema ?? ''}\u0001${always}\u0001${strictGroups}\u0001${groups?.join('\u0001') ?? ''}`;
+    let found = byOptions.get(key);
+    if (found === undefined) byOptions.set(key, (found = lookup(target, schema, always, strictGroups, groups)));
+    return found;
+  };
+  storage.groupByPropertyName = (metadatas) => {
+    let found = grouped.get(metadatas);
+    if (found === undefined) grouped.set(metadatas, (found = group(metadatas)));
+    return found;
+  };
+}
+
 /** Unknown keys (also nested) are refused, not dropped; bodies become DTO instances. */
 export function createValidationPipe(): ValidationPipe {
+  rememberValidationRules();
   return new ProblemValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,

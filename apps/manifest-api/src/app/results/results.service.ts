@@ -77,27 +77,27 @@ export class ResultsService {
 
   /**
    * New results with their first revisions and events: one insert of each, whatever the number, deferred to the
-   * transaction's last statement (all three go out together). Plain SQL over `unnest`: one statement text for every
-   * batch size (prepared once), no entity query building per submission.
+   * transaction's last statement (all three go out together). Plain SQL over one JSON document of the rows: one
+   * statement text for every batch size (prepared once), no entity query building per submission, and the content
+   * serialised once by JSON.stringify instead of escaped again as an element of an array parameter.
    */
   private async insertNew(m: EntityManager, batch: readonly NewRevision[]): Promise<ResultEntity[]> {
     const results = batch.map((b) => b.result);
-    const col = <T>(pick: (r: ResultEntity) => T) => results.map(pick);
-    const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
     deferWrite(m, {
       sql: `INSERT INTO manifest_api.results (id, goal_id, workspace_id, revision, workflow_execution, parent_execution, content,
          field_values, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error,
          approved_revision, created_at, updated_at, state_updated_at)
-       SELECT * FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::jsonb[], $8::jsonb[],
-         $9::text[], $10::int[], $11::text[], $12::jsonb[], $13::uuid[], $14::timestamptz[], $15::jsonb[], $16::int[],
-         $17::timestamptz[], $18::timestamptz[], $19::timestamptz[])`,
-      params: [
-        col((r) => r.id), col((r) => r.goalId), col((r) => r.workspaceId), col((r) => r.revision), col((r) => r.workflowExecution),
-        col((r) => r.parentExecution), col((r) => json(r.content)), col((r) => json(r.fieldValues)), col((r) => r.state),
-        col((r) => r.stateRevision), col((r) => r.stateReason), col((r) => json(r.missingFields)), col((r) => r.deliveryId),
-        col((r) => r.nextAttemptAt), col((r) => json(r.lastError)), col((r) => r.approvedRevision), col((r) => r.createdAt),
-        col((r) => r.updatedAt), col((r) => r.stateUpdatedAt),
-      ],
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id text, goal_id uuid, workspace_id uuid, revision int,
+         workflow_execution text, parent_execution text, content jsonb, field_values jsonb, state text, state_revision int,
+         state_reason text, missing_fields jsonb, delivery_id uuid, next_attempt_at timestamptz, last_error jsonb,
+         approved_revision int, created_at timestamptz, updated_at timestamptz, state_updated_at timestamptz)`,
+      params: [JSON.stringify(results.map((r) => ({
+        id: r.id, goal_id: r.goalId, workspace_id: r.workspaceId, revision: r.revision, workflow_execution: r.workflowExecution,
+        parent_execution: r.parentExecution, content: r.content, field_values: r.fieldValues, state: r.state,
+        state_revision: r.stateRevision, state_reason: r.stateReason, missing_fields: r.missingFields, delivery_id: r.deliveryId,
+        next_attempt_at: r.nextAttemptAt, last_error: r.lastError, approved_revision: r.approvedRevision, created_at: r.createdAt,
+        updated_at: r.updatedAt, state_updated_at: r.stateUpdatedAt,
+      })))],
     });
     await this.recordRevisions(m, batch);
     return results;
@@ -130,17 +130,15 @@ export class ResultsService {
 
   /** The revisions' rows in one insert (as in insertNew) and their result.revised events in one outbox write, both deferred. */
   private async recordRevisions(m: EntityManager, revisions: readonly NewRevision[]): Promise<void> {
-    const col = <T>(pick: (r: NewRevision) => T) => revisions.map(pick);
     deferWrite(m, {
       sql: `INSERT INTO manifest_api.result_revisions (result_id, revision, announced_revision, resend_of, workflow_execution,
          parent_execution, text_only_change, new_articles, content, created_at)
-       SELECT r, n, n, NULL, w, p, t, a, c, at FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::boolean[], $6::jsonb[],
-         $7::jsonb[], $8::timestamptz[]) AS u(r, n, w, p, t, a, c, at)`,
-      params: [
-        col(({ ids }) => ids.resultId), col(({ ids }) => ids.revision), col(({ ids }) => ids.workflowExecution),
-        col(({ ids }) => ids.parentExecution), col(({ ids }) => isTextOnlyChange(ids)), col(({ ids }) => JSON.stringify(ids.newArticles)),
-        col(({ result }) => JSON.stringify(result.content)), col(({ now }) => now),
-      ],
+       SELECT r, n, n, NULL, w, p, t, a, c, at FROM jsonb_to_recordset($1::jsonb)
+         AS u(r text, n int, w text, p text, t boolean, a jsonb, c jsonb, at timestamptz)`,
+      params: [JSON.stringify(revisions.map(({ ids, result, now }) => ({
+        r: ids.resultId, n: ids.revision, w: ids.workflowExecution, p: ids.parentExecution, t: isTextOnlyChange(ids),
+        a: ids.newArticles, c: result.content, at: now,
+      })))],
     });
     await this.outbox.addMany(m, ResultRevised, revisions.map(({ result, ids, trace }) => ({
       payload: {

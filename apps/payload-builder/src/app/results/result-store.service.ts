@@ -188,10 +188,14 @@ function deferWork(manager: EntityManager, work: ResultWork): void {
   work.changed.clear();
   if (events.length > 0) {
     deferWrite(manager, {
+      // One JSON document, like the upsert below: the events' data (revisions carry their content) is serialised
+      // once, not escaped again element by element as a jsonb[] parameter.
       sql: `INSERT INTO result_events (result_id, seq, type, data, occurred_at, caused_by)
-            SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::uuid[])`,
-      params: [events.map((e) => e.resultId), events.map((e) => e.seq), events.map((e) => e.data.type),
-        events.map((e) => JSON.stringify(e.data)), events.map((e) => e.occurredAt), events.map((e) => e.causedBy)],
+            SELECT * FROM jsonb_to_recordset($1::jsonb)
+              AS e(result_id text, seq int, type text, data jsonb, occurred_at timestamptz, caused_by uuid)`,
+      params: [JSON.stringify(events.map((e) => ({
+        result_id: e.resultId, seq: e.seq, type: e.data.type, data: e.data, occurred_at: e.occurredAt, caused_by: e.causedBy,
+      })))],
     });
   }
   if (changed.length > 0) deferWrite(manager, upsertResults(changed));

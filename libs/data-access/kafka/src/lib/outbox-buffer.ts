@@ -47,12 +47,15 @@ const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
     const all = rows.waiting.splice(0);
     for (const schema of new Set(all.map((r) => r.schema))) {
       const mine = all.filter((r) => r.schema === schema);
+      // The rows go as one JSON document: JSON.stringify escapes the values natively, where text[] parameters
+      // were escaped again, element by element, by the driver (the values are whole events, bodies included).
       deferWrite(runner.manager, {
         sql: `INSERT INTO "${schema}".outbox (topic, message_key, value, headers)
-              SELECT topic, message_key, value, headers FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
-                WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n
+              SELECT topic, message_key, value, headers
+                FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (topic text, message_key text, value text, headers jsonb))
+                  WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n
               RETURNING id::text AS id`,
-        params: [mine.map((r) => r.topic), mine.map((r) => r.key), mine.map((r) => r.value), mine.map((r) => JSON.stringify(r.headers))],
+        params: [JSON.stringify(mine.map((r) => ({ topic: r.topic, message_key: r.key, value: r.value, headers: r.headers })))],
         returned(ids) {
           // Ids are drawn in insert order (ORDER BY n), so the sorted ids belong to the rows in the order given.
           const sorted = ids.map((r) => BigInt(r['id'] as string)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
