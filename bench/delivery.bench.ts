@@ -126,6 +126,7 @@ async function main(): Promise<void> {
     console.table(Object.fromEntries(SERVICES.map((s) => [s, {
       'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'SQL statements / delivery': steady.databasePerDelivery[s].statements,
       'commits / delivery': steady.databasePerDelivery[s].commits, 'Kafka requests / delivery': steady.databasePerDelivery[s].kafkaRequests,
+      'GC ms / delivery': steady.databasePerDelivery[s].gcMs,
       'peak RSS MB': steady.peakRssMb[s],
     }])));
     const services = Object.values(steady.cpuMsPerDelivery).reduce((a, b) => a + b, 0);

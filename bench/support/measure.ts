@@ -164,7 +164,9 @@ function counterValue(text: string, name: string): number {
 }
 
 const COST_COUNTERS = { statements: 'owd_db_statements_total', commits: 'owd_db_commits_total', kafkaRequests: 'owd_kafka_requests_total' } as const;
-type CostCounts = Record<keyof typeof COST_COUNTERS, number> & { kafkaByApi?: Record<string, number> };
+/** prom-client's default histogram of the process's garbage collections (wall-clock seconds, by kind). */
+const GC_SECONDS = 'nodejs_gc_duration_seconds_sum';
+type CostCounts = Record<keyof typeof COST_COUNTERS, number> & { kafkaByApi?: Record<string, number>; gcMs?: number };
 
 /** owd_kafka_requests_total by its `api` label. */
 function kafkaRequestsByApi(text: string): Record<string, number> {
@@ -174,7 +176,10 @@ function kafkaRequestsByApi(text: string): Record<string, number> {
   return out;
 }
 
-/** Statements (round trips) and commits each service sent to PostgreSQL, and its requests to Kafka, over a window, from its /metrics. */
+/**
+ * Statements (round trips) and commits each service sent to PostgreSQL, its requests to Kafka, and the time it spent
+ * collecting garbage, over a window, from its /metrics.
+ */
 export class CostMeter {
   private atStart = new Map<string, CostCounts>();
 
@@ -185,6 +190,7 @@ export class CostMeter {
     return {
       statements: counterValue(text, COST_COUNTERS.statements), commits: counterValue(text, COST_COUNTERS.commits),
       kafkaRequests: counterValue(text, COST_COUNTERS.kafkaRequests), kafkaByApi: kafkaRequestsByApi(text),
+      gcMs: 1000 * counterValue(text, GC_SECONDS),
     };
   }
 
@@ -192,7 +198,10 @@ export class CostMeter {
     for (const [name, url] of Object.entries(this.metricsUrls)) this.atStart.set(name, await this.read(url));
   }
 
-  /** Per service, statements, commits and Kafka requests since start() divided by `units`, one decimal. */
+  /**
+   * Per service, statements, commits and Kafka requests since start() divided by `units`, one decimal; Kafka
+   * requests by API and the milliseconds spent in garbage collection, two decimals.
+   */
   async perUnit(units: number): Promise<Record<string, CostCounts>> {
     const out: Record<string, CostCounts> = {};
     for (const [name, url] of Object.entries(this.metricsUrls)) {
@@ -201,7 +210,8 @@ export class CostMeter {
       const per = (k: keyof typeof COST_COUNTERS) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
       const byApi = Object.fromEntries(Object.entries(now.kafkaByApi ?? {}).map(([api, n]) =>
         [api, units > 0 ? Number(((n - (start.kafkaByApi?.[api] ?? 0)) / units).toFixed(2)) : 0]));
-      out[name] = { statements: per('statements'), commits: per('commits'), kafkaRequests: per('kafkaRequests'), kafkaByApi: byApi };
+      const gcMs = units > 0 ? Number((((now.gcMs ?? 0) - (start.gcMs ?? 0)) / units).toFixed(2)) : 0;
+      out[name] = { statements: per('statements'), commits: per('commits'), kafkaRequests: per('kafkaRequests'), kafkaByApi: byApi, gcMs };
     }
     return out;
   }

@@ -20,6 +20,25 @@ class ThingsController {
   }
 }
 
+/** Stand-ins for the platform's probe and scrape routes (HealthController, MetricsController). */
+@Controller('health')
+class ProbesController {
+  @Get() health(): string {
+    return 'ok';
+  }
+
+  @Get('live') live(): string {
+    return 'ok';
+  }
+}
+
+@Controller('metrics')
+class ScrapeController {
+  @Get() metrics(): string {
+    return 'ok';
+  }
+}
+
 type Line = Record<string, unknown>;
 
 /** Log lines as the services write them, parsed. */
@@ -42,7 +61,7 @@ describe('log correlation: X-Request-Id on HTTP requests', () => {
   beforeAll(async () => {
     const module = await Test.createTestingModule({
       imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
-      controllers: [ThingsController],
+      controllers: [ThingsController, ProbesController, ScrapeController],
     }).compile();
     app = module.createNestApplication({ bufferLogs: true });
     app.useLogger(app.get(Logger));
@@ -84,11 +103,16 @@ describe('log correlation: X-Request-Id on HTTP requests', () => {
     expect(lines.map((l) => l['request_id'])).toEqual([id, id]);
   });
 
-  it('does not log probe requests', async () => {
-    for (const path of ['/health', '/health/live', '/metrics']) await fetch(`${base}${path}`);
+  it('leaves probe and scrape requests out of the request logger: not logged, no X-Request-Id', async () => {
+    for (const path of ['/health', '/health/live', '/metrics']) {
+      const probe = await fetch(`${base}${path}`);
+      expect(probe.status).toBe(200);
+      expect(probe.headers.get('x-request-id')).toBeNull();
+    }
     const res = await fetch(`${base}/things`);
     await linesOf(res.headers.get('x-request-id') ?? '');
     expect(lines.filter((l) => typeof l['req'] === 'object' && /health|metrics/.test(JSON.stringify(l['req'])))).toEqual([]);
+    expect(lines.map((l) => l['msg'])).toEqual(['listing things', 'request completed']);
   });
 });
 
