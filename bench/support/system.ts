@@ -4,6 +4,7 @@ import { TOPICS, type DeliveryAttemptedPayload, type TopicName } from '@owd/even
 import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
+import { Pool } from 'undici';
 import { pidListeningOn } from './measure';
 import { deployedRuntime } from './output';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
@@ -38,6 +39,8 @@ export function articleNumber(body: Buffer): number | undefined {
 export class BenchSystem {
   private workspaceApi: ApiClient | undefined;
   private attemptsReader: TopicReader | undefined;
+  private submitter: Pool | undefined;
+  private token = '';
 
   private constructor(private readonly db: TestDatabase, private readonly prefix: string, readonly stack: Stack) {}
 
@@ -57,7 +60,10 @@ export class BenchSystem {
   /** Starts the services and creates the workspace and token the benchmark works with. */
   async start(): Promise<void> {
     await this.stack.startAll();
-    this.workspaceApi = (await this.stack.newWorkspace('bench')).api;
+    const { api, token } = await this.stack.newWorkspace('bench');
+    this.workspaceApi = api;
+    this.token = token;
+    this.submitter = new Pool(this.stack.url('manifest-api'));
   }
 
   get api(): ApiClient {
@@ -77,9 +83,21 @@ export class BenchSystem {
     return goal['id'];
   }
 
-  /** Hands result content to a goal; returns the new result's id. */
+  /**
+   * Hands result content to a goal; returns the new result's id. Sent through an undici Pool on kept-alive
+   * connections, as raw-post sends, not through fetch: fetch's streams and request objects cost the load generator
+   * ~0.6 ms more CPU per submission (1.3–1.7 ms per delivery for the whole bench process instead of 2.0–2.2), CPU
+   * that on two cores is taken from the system under test.
+   */
   async submit(goalId: string, i: number): Promise<string> {
-    return (await this.api.call('POST', `/goals/${goalId}/results`, article(i)))['id'];
+    if (!this.submitter) throw new Error('BenchSystem.start() first');
+    const { statusCode, body } = await this.submitter.request({
+      method: 'POST', path: `/api/goals/${goalId}/results`, body: JSON.stringify(article(i)),
+      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+    });
+    const text = await body.text();
+    if (statusCode !== 201) throw new Error(`POST /goals/${goalId}/results → ${statusCode}: ${text.slice(0, 500)}`);
+    return (JSON.parse(text) as { id: string }).id;
   }
 
   /**
@@ -142,6 +160,7 @@ export class BenchSystem {
 
   /** Stops the services and drops the database. */
   async close(): Promise<void> {
+    await this.submitter?.close();
     await this.attemptsReader?.stop();
     await this.stack.stopAll();
     await this.db.drop();

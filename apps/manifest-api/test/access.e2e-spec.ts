@@ -189,6 +189,9 @@ describe('manifest-api access and error handling', () => {
       await waitFor(async () => (await fetch(`${t.baseUrl}${probe}`)).status === 200, { what: `${probe} answering 200` });
     }
     expect(await (await fetch(`${t.baseUrl}/metrics`)).text()).toContain('owd_events_consumed_total');
+    // Probes and scrapes bypass the request logger (no X-Request-Id); the API's own routes do not.
+    for (const path of ['/health', '/health/live', '/metrics']) expect((await fetch(`${t.baseUrl}${path}`)).headers.get('x-request-id')).toBeNull();
+    expect((await fetch(`${t.baseUrl}/api/goals`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('serves its OpenAPI document at /api/docs-json, identical to docs/openapi.json, and Swagger UI at /api/docs', async () => {
