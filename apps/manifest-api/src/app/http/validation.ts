@@ -49,17 +49,20 @@ export function rememberValidationRules(storage: MetadataStorage = getMetadataSt
   };
   const lookup = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
-  for (const add of ['addValidationMetadata', 'addConstraintMetadata'] as const) {
-    const original = storage[add].bind(storage) as (metadata: never) => void;
-    storage[add] = ((metadata: never) => {
-      forget();
-      original(metadata);
-    }) as never;
-  }
+  const addValidation = storage.addValidationMetadata.bind(storage);
+  const addConstraint = storage.addConstraintMetadata.bind(storage);
+  storage.addValidationMetadata = (metadata) => {
+    forget();
+    addValidation(metadata);
+  };
+  storage.addConstraintMetadata = (metadata) => {
+    forget();
+    addConstraint(metadata);
+  };
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     if (typeof target !== 'function') return lookup(target, schema, always, strictGroups, groups);
-    const byOptions = lookups.get(target) ?? new Map<string, ValidationMetadata[]>();
-    lookups.set(target, byOptions);
+    let byOptions = lookups.get(target);
+    if (byOptions === undefined) lookups.set(target, (byOptions = new Map()));
     const key = `${schema ?? ''}\u0001${always}\u0001${strictGroups}\u0001${groups?.join('\u0001') ?? ''}`;
     let found = byOptions.get(key);
     if (found === undefined) byOptions.set(key, (found = lookup(target, schema, always, strictGroups, groups)));
