@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { DataSource, IsNull, type EntityManager, type EntityMetadata } from 'typeorm';
 import { BatchedRead } from '@owd/database';
 import { GoalChanged } from '@owd/events';
 import { Outbox } from '@owd/kafka';
 import { problems } from '../http/problem';
 import { GoalEntity } from './goal.entity';
 import { goalSnapshot } from './goal-snapshot';
+
+/** The live goals among `$1`, their columns under the entity's property names. */
+function liveGoalsSql(metadata: EntityMetadata): string {
+  const columns = metadata.columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`).join(', ');
+  return `SELECT ${columns} FROM ${metadata.tablePath} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`;
+}
 
 /** Reads goals within a workspace, and writes every change together with its goal.changed snapshot. */
 @Injectable()
@@ -27,9 +33,7 @@ export class GoalStore {
    * names (pg converts the values as TypeORM would): no query building per read. Ids reach it through `IdPipe`.
    */
   private liveSql(): string {
-    const metadata = this.dataSource.getMetadata(GoalEntity);
-    return this.liveQuery ??= `SELECT ${metadata.columns.map((c) => `"${c.databaseName}" AS "${c.propertyName}"`).join(', ')}
-      FROM ${metadata.tablePath} WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`;
+    return this.liveQuery ??= liveGoalsSql(this.dataSource.getMetadata(GoalEntity));
   }
 
   /**
