@@ -23,6 +23,7 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /src/dist/apps ./apps
+COPY deploy/docker/source-maps.cjs ./apps/source-maps.cjs
 COPY deploy/docker/entrypoint.sh /usr/local/bin/owd
 USER 10001:10001
 ENTRYPOINT ["owd"]

@@ -19,6 +19,11 @@ ensure_deps
 scenario="${1:-all}"
 shift || true
 export BENCH_RESULTS_DIR="${BENCH_RESULTS_DIR:-bench/results/$(date -u +%Y-%m-%dT%H-%M-%SZ)}"
+# The services run on the image's Node.js 22, as the pods do (the bench itself stays on this machine's).
+if [ -z "${BENCH_SERVICE_NODE:-}" ]; then
+  node22=$(image_node_path)
+  export BENCH_SERVICE_NODE="${node22:+$node22/node}"
+fi
 
 build() {
   say "build"

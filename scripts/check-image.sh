@@ -12,6 +12,7 @@ cp package.json package-lock.json "$stage/"
 (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
 mkdir -p "$stage/apps"
 cp -r dist/apps/. "$stage/apps/"
+cp deploy/docker/source-maps.cjs "$stage/apps/"
 cp deploy/docker/entrypoint.sh "$stage/owd"
 export APPS_DIR="$stage/apps" ADMIN_TOKEN=$(node -e 'console.log("x".repeat(40))')
 export SECRET_ENCRYPTION_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64"))')
@@ -27,13 +28,22 @@ trap 'sql "DROP DATABASE IF EXISTS $db WITH (FORCE)"; rm -rf "$stage"' EXIT
 export DATABASE_URL="$(node -e 'const u = new URL(process.env.ADMIN_DATABASE_URL); u.pathname = "/" + process.argv[1]; console.log(u.toString())' "$db")"
 if sh "$stage/owd" no-such-service 2>/dev/null; then echo "entrypoint accepted an unknown service" >&2; exit 1; fi
 echo "    Node.js $(node --version)"
+# The entrypoint's preload: stack traces through the services' own source maps, no package's (Node.js 22.14+).
+maps=$(node --require "$stage/apps/source-maps.cjs" -p 'const m = require("node:module"); m.getSourceMapsSupport ? JSON.stringify(m.getSourceMapsSupport()) : "every map (Node.js 20)"')
+case "$maps" in
+  *'"enabled":true'*'"nodeModules":false'*|"every map (Node.js 20)") echo "    source maps: $maps" ;;
+  *) echo "source-maps.cjs did not turn source maps on for the services' own code only: $maps" >&2; exit 1 ;;
+esac
+# The pods' runtime settings (deploy/base/config.yaml), so the RSS printed below is a pod's.
+config() { sed -n "s/^  $1: \"\(.*\)\"$/\1/p" deploy/base/config.yaml; }
+pod_node_options=$(config NODE_OPTIONS) pod_malloc_arenas=$(config MALLOC_ARENA_MAX)
 port=39100
 for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   port=$((port + 1))
   (cd "$stage" && sh ./owd "$s" migrate >/dev/null)
   # The pods' init container: returns at once on a current schema.
   (cd "$stage" && PORT=$port sh ./owd "$s" await-schema >/dev/null)
-  (cd "$stage" && PORT=$port exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
+  (cd "$stage" && PORT=$port NODE_OPTIONS=$pod_node_options MALLOC_ARENA_MAX=$pod_malloc_arenas exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
   pid=$!
   ok=
   for _ in $(seq 1 240); do
@@ -50,9 +60,11 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
     curl -fsS "http://127.0.0.1:$port/console/" | grep -q '<script' \
       || { echo "manifest-api does not serve the console from the image layout"; kill "$pid"; exit 1; }
   fi
+  # Memory as a pod starts (informational: settings as in deploy/base/config.yaml when run from npm test).
+  rss=$(awk '/^VmRSS/ { printf "%d MiB", $2 / 1024 }' "/proc/$pid/status" 2>/dev/null || true)
   kill -TERM "$pid"
   wait "$pid" && code=0 || code=$?
   # NestJS re-raises SIGTERM after its shutdown hooks ran, so 143 (128 + SIGTERM) is a clean stop too.
   [ "$code" = 0 ] || [ "$code" = 143 ] || { echo "$s exited with $code on SIGTERM"; tail -20 "$stage/$s.log"; exit 1; }
-  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health, SIGTERM → clean exit (production dependencies only)"
+  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health, SIGTERM → clean exit (production dependencies only)${rss:+; RSS when ready $rss}"
 done

@@ -1,5 +1,6 @@
 // Where and how the benchmarks write their results: one folder per run under bench/results/ (git-ignored),
 // one JSON file per scenario, each with the machine it ran on.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
@@ -15,16 +16,24 @@ export function runDir(): string {
   return dir;
 }
 
+/** How a pod starts a service (deploy/docker/entrypoint.sh): `node --require source-maps.cjs <bundle>`. */
+export const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/source-maps.cjs')];
+
 /**
- * The runtime settings the deployment gives every service (deploy/base/config.yaml: the heap options and malloc
- * arenas the pods run with), so the bench's memory figures are the ones a pod would show. BENCH_NODE_OPTIONS
- * replaces the Node.js options for a trial.
+ * The runtime the deployment gives every service, so the bench's memory and CPU figures are the ones a pod would
+ * show: the heap options and malloc arenas of deploy/base/config.yaml, and the image's Node.js (22) where
+ * BENCH_SERVICE_NODE names its binary (scripts/bench.sh installs it as the image check does; otherwise the bench's
+ * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
+ * trial.
  */
-export function deployedRuntime(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string } {
+export function deployedRuntime(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; node: string; nodeVersion: string } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
+  const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
   return {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
     MALLOC_ARENA_MAX: config.data?.['MALLOC_ARENA_MAX'] ?? '',
+    node,
+    nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
   };
 }
 
@@ -47,7 +56,7 @@ export function machine() {
 
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
-  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'}); `
+  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'}); `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }
 

@@ -6,7 +6,7 @@ import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { Pool } from 'undici';
 import { pidListeningOn } from './measure';
-import { deployedRuntime } from './output';
+import { deployedRuntime, ENTRYPOINT_NODE_ARGS } from './output';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
 export { SERVICES, type ServiceName };
@@ -50,11 +50,11 @@ export class BenchSystem {
     const db = await createTestDatabase();
     const { prefix } = await createTestTopics(6);
     // As the pods run; a profiler the bench was started with (NODE_OPTIONS=--require …) is kept.
-    const runtime = deployedRuntime();
-    const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', runtime.NODE_OPTIONS].join(' ').trim();
+    const { NODE_OPTIONS, MALLOC_ARENA_MAX, node } = deployedRuntime();
+    const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', NODE_OPTIONS].join(' ').trim();
     return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
-      LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', ...runtime, NODE_OPTIONS: nodeOptions, ...env,
-    }));
+      LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, NODE_OPTIONS: nodeOptions, ...env,
+    }, { node, args: ENTRYPOINT_NODE_ARGS }));
   }
 
   /** Starts the services and creates the workspace and token the benchmark works with. */

@@ -7,4 +7,5 @@ case "$service" in
   manifest-api|payload-builder|dispatcher|retry-scheduler|notifier) shift ;;
   *) echo "usage: owd manifest-api|payload-builder|dispatcher|retry-scheduler|notifier [migrate]" >&2; exit 2 ;;
 esac
-exec node --enable-source-maps "$APPS_DIR/$service/main.js" "$@"
+# source-maps.cjs: stack traces through the service's own source map only (not every package's).
+exec node --require "$APPS_DIR/source-maps.cjs" "$APPS_DIR/$service/main.js" "$@"

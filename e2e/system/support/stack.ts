@@ -30,7 +30,16 @@ export class Stack {
   private readonly procs = new Map<string, ChildProcess>();
   private readonly logDir: string;
 
-  constructor(databaseUrl: string, prefix: string, extraEnv: Record<string, string> = {}) {
+  /**
+   * `launch`: the Node.js binary and its options before the bundle. The tests use their own Node.js; the bench
+   * starts the services as the entrypoint does, on the image's Node.js where it has one (bench/support/output.ts).
+   */
+  constructor(
+    databaseUrl: string,
+    prefix: string,
+    extraEnv: Record<string, string> = {},
+    private readonly launch: { node: string; args: string[] } = { node: process.execPath, args: [] },
+  ) {
     this.logDir = resolve(REPO_ROOT, 'test-artifacts/system', prefix.replace(/\W/g, ''));
     mkdirSync(this.logDir, { recursive: true });
     this.env = {
@@ -58,7 +67,7 @@ export class Stack {
     const port = this.ports.get(instance) ?? (await freePort());
     this.ports.set(instance, port);
     const log = createWriteStream(resolve(this.logDir, `${instance.replace(/\W/g, '_')}.log`), { flags: 'a' });
-    const proc = spawn(process.execPath, [resolve(REPO_ROOT, `dist/apps/${service}/main.js`)], {
+    const proc = spawn(this.launch.node, [...this.launch.args, resolve(REPO_ROOT, `dist/apps/${service}/main.js`)], {
       env: { ...process.env, ...this.env, PORT: String(port), NODE_ENV: 'production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
