@@ -62,6 +62,31 @@ describe('Tracing', () => {
     expect(otlpExporter({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBeInstanceOf(OTLPTraceExporter);
   });
 
+  it('off: the SDK and the exporter are never loaded (the tests below load them when tracing is on)', () => {
+    const sdkPackages = ['@opentelemetry/core', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/resources',
+      '@opentelemetry/sdk-trace-node', '@opentelemetry/semantic-conventions'];
+    const loaded: string[] = [];
+    let isolated!: typeof import('./tracing');
+    jest.isolateModules(() => {
+      for (const name of sdkPackages) {
+        jest.doMock(name, () => {
+          loaded.push(name);
+          return jest.requireActual(name);
+        });
+      }
+      isolated = jest.requireActual<typeof import('./tracing')>('./tracing');
+    });
+    try {
+      expect(isolated.Tracing.start('notifier', isolated.otlpExporter({ OTEL_EXPORTER_OTLP_ENDPOINT: '' })).enabled).toBe(false);
+      expect(loaded).toEqual([]);
+      // An endpoint loads the exporter, and only it, until a provider starts.
+      expect(isolated.otlpExporter({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toBeDefined();
+      expect(loaded).toEqual(['@opentelemetry/exporter-trace-otlp-http']);
+    } finally {
+      for (const name of sdkPackages) jest.dontMock(name);
+    }
+  });
+
   it('off: spans are not recorded and no trace headers are written', async () => {
     const tracing = Tracing.start('dispatcher', undefined);
     expect(tracing.enabled).toBe(false);

@@ -1,10 +1,17 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { context, propagation, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace-node';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { NodeTracerProvider, SpanExporter } from '@opentelemetry/sdk-trace-node';
+
+// The SDK, the exporter and their dependencies (about 300 modules, ~3.5 MB of a process's heap once loaded) are
+// required only when tracing is on. Off, the default, a service runs on the API's no-op tracer and never loads
+// them (docs/performance.md, "A pod's memory").
+const sdk = {
+  core: () => require('@opentelemetry/core') as typeof import('@opentelemetry/core'),
+  exporter: () => require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http'),
+  resources: () => require('@opentelemetry/resources') as typeof import('@opentelemetry/resources'),
+  traceNode: () => require('@opentelemetry/sdk-trace-node') as typeof import('@opentelemetry/sdk-trace-node'),
+  conventions: () => require('@opentelemetry/semantic-conventions') as typeof import('@opentelemetry/semantic-conventions'),
+};
 
 /** How long SIGTERM waits for the last spans to reach the collector before the process exits anyway. */
 const FLUSH_LIMIT_MS = 5_000;
@@ -26,7 +33,7 @@ export function tracesUrl(settings: OtlpSettings): string | undefined {
 /** The OTLP/HTTP exporter (JSON; OTEL_EXPORTER_OTLP_HEADERS and _TIMEOUT apply) for the configured endpoint, if any. */
 export function otlpExporter(settings: OtlpSettings): SpanExporter | undefined {
   const url = tracesUrl(settings);
-  return url ? new OTLPTraceExporter({ url }) : undefined;
+  return url ? new (sdk.exporter().OTLPTraceExporter)({ url }) : undefined;
 }
 
 /**
@@ -44,6 +51,10 @@ export class Tracing implements OnApplicationShutdown {
   static start(service: string, exporter: SpanExporter | undefined): Tracing {
     if (Tracing.current) return Tracing.current;
     if (!exporter) return new Tracing(undefined);
+    const { W3CTraceContextPropagator } = sdk.core();
+    const { defaultResource, detectResources, envDetector, resourceFromAttributes } = sdk.resources();
+    const { BatchSpanProcessor, NodeTracerProvider } = sdk.traceNode();
+    const { ATTR_SERVICE_NAME } = sdk.conventions();
     const provider = new NodeTracerProvider({
       resource: defaultResource()
         .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: service }))
