@@ -1,7 +1,10 @@
 // Open-loop arrivals through the API, shared by the scenarios that submit at a fixed rate (degraded, soak).
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { summarize } from './measure';
 import { latestResult, readResult } from './output';
 import type { BenchSystem } from './system';
+
+const REPO_ROOT = resolve(__dirname, '../..');
 
 export interface Submitted {
   n: number;
@@ -71,5 +74,8 @@ export function arrivalRate<T extends { steady: { deliveredPerSecond: number } }
   const file = arg ?? latestResult('steady');
   if (!file) throw new Error('no steady result to take the rate from: run `npm run bench -- steady` first, or give a rate (results per second)');
   const steady = readResult<T>(file);
-  return { rate: Number((steady.steady.deliveredPerSecond / 2).toFixed(1)), steadyFile: file, steady };
+  // Recorded in the results: relative to the repository, or the run folder and file where it lies outside.
+  const inRepo = relative(REPO_ROOT, resolve(file));
+  const steadyFile = inRepo.startsWith('..') ? join(basename(dirname(resolve(file))), basename(file)) : inRepo;
+  return { rate: Number((steady.steady.deliveredPerSecond / 2).toFixed(1)), steadyFile, steady };
 }

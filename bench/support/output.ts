@@ -44,12 +44,14 @@ export function load(): number {
 
 /** What the figures depend on: cores, CPU model, memory, Node, and the load when the scenario started. */
 export function machine() {
+  // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
+  const { NODE_OPTIONS, MALLOC_ARENA_MAX, nodeVersion } = deployedRuntime();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: deployedRuntime(),
+    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, nodeVersion },
     loadAverage1mAtStart: load(),
   };
 }
