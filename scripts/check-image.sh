@@ -36,14 +36,14 @@ case "$maps" in
 esac
 # The pods' runtime settings (deploy/base/config.yaml), so the RSS printed below is a pod's.
 config() { sed -n "s/^  $1: \"\(.*\)\"$/\1/p" deploy/base/config.yaml; }
-pod_node_options=$(config NODE_OPTIONS) pod_malloc_arenas=$(config MALLOC_ARENA_MAX)
+pod_node_options=$(config NODE_OPTIONS) pod_malloc_arenas=$(config MALLOC_ARENA_MAX) pod_mmap_threshold=$(config MALLOC_MMAP_THRESHOLD_)
 port=39100
 for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   port=$((port + 1))
   (cd "$stage" && sh ./owd "$s" migrate >/dev/null)
   # The pods' init container: returns at once on a current schema.
   (cd "$stage" && PORT=$port sh ./owd "$s" await-schema >/dev/null)
-  (cd "$stage" && PORT=$port NODE_OPTIONS=$pod_node_options MALLOC_ARENA_MAX=$pod_malloc_arenas exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
+  (cd "$stage" && PORT=$port NODE_OPTIONS=$pod_node_options MALLOC_ARENA_MAX=$pod_malloc_arenas MALLOC_MMAP_THRESHOLD_=$pod_mmap_threshold exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
   pid=$!
   ok=
   for _ in $(seq 1 240); do

@@ -26,12 +26,15 @@ export const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/doc
  * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
  * trial.
  */
-export function deployedRuntime(): { NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; node: string; nodeVersion: string } {
+export function deployedRuntime(): {
+  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; node: string; nodeVersion: string;
+} {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
   const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
   return {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
     MALLOC_ARENA_MAX: config.data?.['MALLOC_ARENA_MAX'] ?? '',
+    MALLOC_MMAP_THRESHOLD_: config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
     node,
     nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
   };
@@ -45,20 +48,20 @@ export function load(): number {
 /** What the figures depend on: cores, CPU model, memory, Node, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
-  const { NODE_OPTIONS, MALLOC_ARENA_MAX, nodeVersion } = deployedRuntime();
+  const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion } = deployedRuntime();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, nodeVersion },
+    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion },
     loadAverage1mAtStart: load(),
   };
 }
 
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
-  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'}); `
+  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'}); `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }
 
