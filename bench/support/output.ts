@@ -21,7 +21,7 @@ export const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/doc
 
 /**
  * The runtime the deployment gives every service, so the bench's memory and CPU figures are the ones a pod would
- * show: the heap options and malloc arenas of deploy/base/config.yaml, and the image's Node.js (22) where
+ * show: the heap options and malloc settings of deploy/base/config.yaml, and the image's Node.js (22) where
  * BENCH_SERVICE_NODE names its binary (scripts/bench.sh installs it as the image check does; otherwise the bench's
  * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
  * trial.

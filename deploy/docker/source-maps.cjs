@@ -1,6 +1,6 @@
 // Preloaded by the entrypoint (node --require) before a service's bundle: stack traces of our own code point at
 // its TypeScript sources, through the bundle's source map (dist/apps/<service>/main.js.map). Third-party packages'
-// maps are left unread: with them (node --enable-source-maps) every pod kept ~12 MB more of parsed maps for
+// maps are left unread: with them (node --enable-source-maps) every pod kept ~13 MiB more of parsed maps for
 // frames nobody reads in their TypeScript (docs/performance.md, "A pod's memory").
 'use strict';
 const { setSourceMapsSupport } = require('node:module');

@@ -19,8 +19,8 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The whole system as real processes: the built bundles (`dist/apps/<service>/main.js`) started the way
- * the image starts them, on one test database and one topic prefix. Services can be killed and restarted.
+ * The whole system as real processes: the built bundles (`dist/apps/<service>/main.js`), started with the Node.js
+ * and options of `launch`, on one test database and one topic prefix. Services can be killed and restarted.
  */
 export class Stack {
   readonly adminToken = randomBytes(32).toString('base64url');
