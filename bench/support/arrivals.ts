@@ -1,10 +1,8 @@
 // Open-loop arrivals through the API, shared by the scenarios that submit at a fixed rate (degraded, soak).
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { summarize } from './measure';
-import { latestResult, readResult } from './output';
+import { latestResult, readResult, REPO_ROOT } from './output';
 import type { BenchSystem } from './system';
-
-const REPO_ROOT = resolve(__dirname, '../..');
 
 export interface Submitted {
   n: number;

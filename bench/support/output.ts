@@ -6,7 +6,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
 
-const REPO_ROOT = resolve(__dirname, '../..');
+export const REPO_ROOT = resolve(__dirname, '../..');
 export const RESULTS_ROOT = resolve(REPO_ROOT, 'bench/results');
 
 /** Folder of this run: BENCH_RESULTS_DIR (set by scripts/bench.sh for all scenarios of one run) or a new one. */
