@@ -54,7 +54,7 @@ export class BenchSystem {
     const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', NODE_OPTIONS].join(' ').trim();
     return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
       LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, NODE_OPTIONS: nodeOptions, ...env,
-    }, { node, args: ENTRYPOINT_NODE_ARGS }));
+    }, { node, args: [...(process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? []), ...ENTRYPOINT_NODE_ARGS] }));
   }
 
   /** Starts the services and creates the workspace and token the benchmark works with. */

@@ -54,6 +54,8 @@ export class Stack {
       SMTP_URL: 'smtp://127.0.0.1:1',
       NOTICE_FROM: 'notices@example.test',
       NOTICE_SCHEDULE: 'off',
+      // The deployed default (published rows deleted as they are marked), whatever the suite's in-process tests use.
+      OUTBOX_RETAIN_MS: '0',
       ...extraEnv,
     };
   }

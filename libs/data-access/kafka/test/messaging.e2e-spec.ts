@@ -497,6 +497,31 @@ describe('event plumbing on a real broker and database', () => {
     expect(await unpublished(events.map((e) => e.deliveryId))).toEqual([]);
   });
 
+  it.each([
+    ['deletes the rows it published (retainMs 0, the default)', 0, { stamped: 0, rows: 0 }],
+    ['keeps the rows it published, stamped, while retainMs says', 3_600_000, { stamped: 4, rows: 4 }],
+  ])('%s, from memory and from the table alike', async (_name, retainMs, left) => {
+    const relay = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50, retainMs });
+    const outbox = new Outbox('svc_a', new TopicNamer(prefix), relay.publishCommitted);
+    const [viaMemory, viaTable] = [[retryDue(), retryDue()], [retryDue(), retryDue()]];
+    const ids = [...viaMemory, ...viaTable].map((e) => e.deliveryId);
+    relay.start();
+    try {
+      await waitFor(() => relay.publishing === 'memory', { what: 'the relay to publish from memory' });
+      await a.dataSource.transaction((m) => outbox.addMany(m, DeliveryRetryDue, viaMemory.map((e) => ({ payload: e, context: { correlationId: e.resultId } }))));
+      await waitFor(async () => (await unpublished(viaMemory.map((e) => e.deliveryId))).length === 0, { what: 'the rows sent from memory marked' });
+    } finally {
+      await relay.stop();
+    }
+    // Committed through an outbox whose relay does not run: only a read of the table finds them.
+    await a.dataSource.transaction((m) => a.outbox.addMany(m, DeliveryRetryDue, viaTable.map((e) => ({ payload: e, context: { correlationId: e.resultId } }))));
+    expect(await relay.relayOnce()).toBe(2);
+    const [found] = await a.dataSource.query(
+      `SELECT count(*) FILTER (WHERE published_at IS NOT NULL)::int AS stamped, count(*)::int AS rows FROM svc_a.outbox
+        WHERE value::jsonb -> 'payload' ->> 'deliveryId' = ANY($1)`, [ids]);
+    expect(found).toEqual(left);
+  });
+
   it('sweeps rows a dead process left once they are old enough, and leaves younger ones to the process that wrote them', async () => {
     const sweeper = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50, sweepEveryMs: 50, sweepAfterMs: 60_000 });
     sweeper.start();

@@ -13,7 +13,10 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Poll interval when idle and reading the table; committed rows of this process wake the relay at once. */
   idleMs?: number;
-  /** How long published rows are kept (for inspection) before they are purged. */
+  /**
+   * How long published rows are kept (for inspection) before they are purged. 0 (the default): a row is deleted when
+   * it is marked, so publishing costs no second version of the row and no purge (the event stays on Kafka).
+   */
   retainMs?: number;
   /** How often a relay publishing from memory looks in the table for rows no live process will publish (5 s). */
   sweepEveryMs?: number;
@@ -30,7 +33,8 @@ export interface OutboxRelayOptions {
 }
 
 /**
- * Publishes the outbox, in order, and marks rows published only after the broker acknowledged. Two ways:
+ * Publishes the outbox, in order, and marks rows published only after the broker acknowledged (deletes them, or
+ * stamps them for `retainMs` when published rows are kept for inspection). Two ways:
  *
  * - **From memory** (the usual way): the rows a transaction of this process wrote are handed over once it has
  *   committed (`publishCommitted`) and sent in commit order, and marked published together at most `markEveryMs`
@@ -67,6 +71,17 @@ export class OutboxRelay {
   /** Where the relay takes rows from now: the table until it is drained, then memory. */
   get publishing(): 'memory' | 'table' {
     return this.fromTable ? 'table' : 'memory';
+  }
+
+  private get retainsPublished(): boolean {
+    return (this.options.retainMs ?? 0) > 0;
+  }
+
+  /** Marks rows published: deletes them, or stamps `published_at` when published rows are kept for a while. */
+  private markSql(schema: string): string {
+    return this.retainsPublished
+      ? `UPDATE "${schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`
+      : `DELETE FROM "${schema}".outbox WHERE id = ANY($1::bigint[])`;
   }
 
   private get sweepEveryMs(): number {
@@ -176,7 +191,7 @@ export class OutboxRelay {
    */
   private async markSent(): Promise<void> {
     if (this.sent.length === 0) return;
-    await this.dataSource.query(`UPDATE "${this.options.schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [this.sent]);
+    await this.dataSource.query(this.markSql(this.options.schema), [this.sent]);
     this.sent.length = 0;
   }
 
@@ -204,7 +219,7 @@ export class OutboxRelay {
         );
         if (rows.length === 0) return 0;
         await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers })));
-        await runner.query(`UPDATE "${schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+        await runner.query(this.markSql(schema), [rows.map((r) => r.id)]);
         for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic, via: 'table' });
         return rows.length;
       } finally {
@@ -216,10 +231,10 @@ export class OutboxRelay {
   }
 
   private async maybePurge(): Promise<void> {
-    if (Date.now() - this.lastPurge < 10_000) return;
+    if (!this.retainsPublished || Date.now() - this.lastPurge < 10_000) return;
     this.lastPurge = Date.now();
     const { schema } = this.options;
-    const retainSeconds = Math.floor((this.options.retainMs ?? 3_600_000) / 1000);
+    const retainSeconds = Math.floor((this.options.retainMs ?? 0) / 1000);
     await this.dataSource.query(
       `DELETE FROM "${schema}".outbox WHERE published_at < now() - make_interval(secs => $1)`,
       [retainSeconds],

@@ -35,10 +35,13 @@ export class BaseServiceConfig {
   @Transform(envInt)
   PROCESSED_EVENTS_RETAIN_MS = 24 * 3_600_000;
 
-  /** How long published outbox rows are kept for inspection before they are purged (0: at the next purge). */
+  /**
+   * How long published outbox rows are kept for inspection before they are purged. 0 (the default): deleted as they
+   * are marked published, which spares PostgreSQL a second version of every row and the purge; Kafka keeps the events.
+   */
   @IsInt() @Min(0)
   @Transform(envInt)
-  OUTBOX_RETAIN_MS = 3_600_000;
+  OUTBOX_RETAIN_MS = 0;
 
   /** Repeated statements as named prepared statements (@owd/database prepared-statements.ts); off behind a pooler that cannot keep them. */
   @IsIn(['on', 'off'], { message: 'DATABASE_PREPARED_STATEMENTS must be on or off' })
