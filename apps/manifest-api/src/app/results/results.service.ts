@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ResultRevised } from '@owd/events';
@@ -21,7 +21,8 @@ export interface Intake {
   replayed: boolean;
 }
 
-const newId = (prefix: string) => `${prefix}_${randomUUID().replace(/-/g, '')}`;
+/** `res_` and `exe_` ids: a UUIDv7's hex, so new results' keys sort by creation and are added at their indexes' end. */
+const newId = (prefix: string) => `${prefix}_${uuidv7().replace(/-/g, '')}`;
 
 /** A new result's first revision, as written: the row, its revision and its result.revised event. */
 interface NewRevision {

@@ -1,4 +1,5 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { deferWrite, scopeState, type TransactionScope } from '@owd/database';
@@ -91,7 +92,8 @@ export class PayloadFreezer {
    * knows the revision is not frozen yet (its projection says so); the record's key checks that once more at commit.
    */
   async freeze(manager: EntityManager, built: BuiltBody, context: FreezeContext): Promise<{ deliveryId: string }> {
-    const deliveryId = randomUUID();
+    // Time-ordered (UUIDv7), like event ids: the dispatcher's delivery keys are added at their indexes' end.
+    const deliveryId = uuidv7();
     const records = scopeState(manager, FREEZE_RECORDS);
     if (!records) throw new Error('a revision is frozen inside a transaction');
     records.push({
