@@ -3,8 +3,8 @@
 // deliveries that became readable on Kafka, and the latency (accepted → delivered attempt on Kafka) of the results
 // submitted in that minute; it counts the rows of the bookkeeping tables at the start, every 15 s and at the end. Checks: the last minute's RSS, CPU per delivery and latency
 // within 10 % of the first's, and submitted = delivered at the end (exit code 1 when that does not balance).
-// The services keep consumed event ids for RETAIN_MS and published outbox rows for half of it (not a day and an
-// hour), so a run of a few minutes shows the bookkeeping tables level off: counted every 15 s, each table's peak
+// The services keep consumed event ids for RETAIN_MS (not a day) and delete published outbox rows at once (the
+// default), so a run of a few minutes shows the bookkeeping tables level off: counted every 15 s, each table's peak
 // in the last minute must be within 10 % (or 100 rows) of its peak in the middle of the run.
 //   npm run bench -- soak [rate | steady.json] [minutes] [goals]
 // Without a first argument the rate is half of the newest bench/results/*/steady.json; 10 minutes; 50 goals.
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const minutes = Number(process.argv[3] ?? 10);
   const goals = Number(process.argv[4] ?? 50);
   console.log(`\nsoak: ${rate} results/s for ${minutes} min over ${goals} goals; one receiver answering 204 at once`);
-  const system = await BenchSystem.create({ PROCESSED_EVENTS_RETAIN_MS: String(RETAIN_MS), OUTBOX_RETAIN_MS: String(RETAIN_MS / 2) });
+  const system = await BenchSystem.create({ PROCESSED_EVENTS_RETAIN_MS: String(RETAIN_MS) });
   const receiver = await startReceiver((_req, res) => res.writeHead(204).end());
   try {
     await system.start();
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     };
     const report = {
       machine: host,
-      settings: { ratePerSecond: rate, minutes, goals, processedEventsRetainMs: RETAIN_MS, outboxRetainMs: RETAIN_MS / 2 },
+      settings: { ratePerSecond: rate, minutes, goals, processedEventsRetainMs: RETAIN_MS, outboxRetainMs: 0 },
       intake: { submitted: intake.submitted.size, rejected: intake.rejected.length, achievedPerSecond: intake.achievedPerSecond, dueToAcceptedMs: intake.intakeMs },
       perMinute, bookkeepingRows: { atStart: rowsAtStart, atEnd: rowsAtEnd }, checks,
       elapsedSeconds: Math.round((Date.now() - started) / 1000),
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
       ...Object.fromEntries(Object.entries(m.otherCpuMsPerDelivery).map(([k, ms]) => [`${k} ms`, ms])), 'latency p50': m.latencyOnKafkaMs?.p50 ?? '',
       'latency p99': m.latencyOnKafkaMs?.p99 ?? '', ...Object.fromEntries(SERVICES.map((s) => [`${s} MB`, m.rssMb[s]])),
     }])));
-    console.log(`bookkeeping rows at the start and each minute's peak (retention bounds them: event ids ${RETAIN_MS / 1000} s, outbox ${RETAIN_MS / 2000} s)`);
+    console.log(`bookkeeping rows at the start and each minute's peak (retention bounds them: event ids ${RETAIN_MS / 1000} s; outbox rows are deleted once published)`);
     console.table(Object.fromEntries(Object.keys({ ...rowsAtStart, ...rowsAtEnd }).map((t) => [t, {
       start: rowsAtStart[t] ?? 0, ...Object.fromEntries(perMinute.map((m) => [`min ${m.minute}`, m.bookkeepingRows[t] ?? 0])), end: rowsAtEnd[t] ?? 0,
     }])));
