@@ -17,17 +17,17 @@ export function runDir(): string {
 }
 
 /** How a pod starts a service (deploy/docker/entrypoint.sh): `node --require source-maps.cjs <bundle>`. */
-export const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/source-maps.cjs')];
+const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/source-maps.cjs')];
 
 /**
  * The runtime the deployment gives every service, so the bench's memory and CPU figures are the ones a pod would
  * show: the heap options and malloc settings of deploy/base/config.yaml, and the image's Node.js (22) where
  * BENCH_SERVICE_NODE names its binary (scripts/bench.sh installs it as the image check does; otherwise the bench's
  * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
- * trial.
+ * trial; BENCH_NODE_ARGS adds command-line flags before the entrypoint's (V8 flags that NODE_OPTIONS refuses).
  */
 export function deployedRuntime(): {
-  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; node: string; nodeVersion: string;
+  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; node: string; nodeVersion: string; nodeArgs: string[];
 } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
   const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
@@ -37,6 +37,7 @@ export function deployedRuntime(): {
     MALLOC_MMAP_THRESHOLD_: config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
     node,
     nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+    nodeArgs: [...(process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? []), ...ENTRYPOINT_NODE_ARGS],
   };
 }
 
@@ -49,19 +50,20 @@ export function load(): number {
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
   const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion } = deployedRuntime();
+  const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.trim();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion },
+    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion, ...(extraNodeArgs ? { extraNodeArgs } : {}) },
     loadAverage1mAtStart: load(),
   };
 }
 
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
-  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'}); `
+  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }
 

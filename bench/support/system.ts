@@ -6,7 +6,7 @@ import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { Pool } from 'undici';
 import { pidListeningOn } from './measure';
-import { deployedRuntime, ENTRYPOINT_NODE_ARGS } from './output';
+import { deployedRuntime } from './output';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
 export { SERVICES, type ServiceName };
@@ -50,11 +50,11 @@ export class BenchSystem {
     const db = await createTestDatabase();
     const { prefix } = await createTestTopics(6);
     // As the pods run; a profiler the bench was started with (NODE_OPTIONS=--require …) is kept.
-    const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, node } = deployedRuntime();
+    const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, node, nodeArgs } = deployedRuntime();
     const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', NODE_OPTIONS].join(' ').trim();
     return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
       LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, NODE_OPTIONS: nodeOptions, ...env,
-    }, { node, args: [...(process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? []), ...ENTRYPOINT_NODE_ARGS] }));
+    }, { node, args: nodeArgs }));
   }
 
   /** Starts the services and creates the workspace and token the benchmark works with. */

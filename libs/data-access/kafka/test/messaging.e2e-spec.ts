@@ -522,6 +522,23 @@ describe('event plumbing on a real broker and database', () => {
     expect(found).toEqual(left);
   });
 
+  it('purges the rows an earlier setting kept stamped once published rows are no longer kept', async () => {
+    const kept = retryDue();
+    await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, kept, { correlationId: kept.resultId }));
+    await a.dataSource.query(`UPDATE svc_a.outbox SET published_at = now() - interval '1 minute'
+      WHERE value::jsonb -> 'payload' ->> 'deliveryId' = $1`, [kept.deliveryId]);
+    const stamped = async () => Number((await a.dataSource.query(
+      `SELECT count(*) AS n FROM svc_a.outbox WHERE value::jsonb -> 'payload' ->> 'deliveryId' = $1`, [kept.deliveryId]))[0].n);
+    expect(await stamped()).toBe(1);
+    const relay = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50, retainMs: 0 });
+    relay.start();
+    try {
+      await waitFor(async () => (await stamped()) === 0, { what: 'the stamped row purged' });
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('sweeps rows a dead process left once they are old enough, and leaves younger ones to the process that wrote them', async () => {
     const sweeper = new OutboxRelay(a.dataSource, a.producer, { schema: 'svc_a', idleMs: 50, sweepEveryMs: 50, sweepAfterMs: 60_000 });
     sweeper.start();

@@ -230,8 +230,9 @@ export class OutboxRelay {
     }
   }
 
+  /** Rows stamped published longer ago than `retainMs`; with 0, those an earlier setting kept (marks delete now). */
   private async maybePurge(): Promise<void> {
-    if (!this.retainsPublished || Date.now() - this.lastPurge < 10_000) return;
+    if (Date.now() - this.lastPurge < 10_000) return;
     this.lastPurge = Date.now();
     const { schema } = this.options;
     const retainSeconds = Math.floor((this.options.retainMs ?? 0) / 1000);
