@@ -27,17 +27,20 @@ const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/sou
  * trial; BENCH_NODE_ARGS adds command-line flags before the entrypoint's (V8 flags that NODE_OPTIONS refuses).
  */
 export function deployedRuntime(): {
-  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; node: string; nodeVersion: string; nodeArgs: string[];
+  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; node: string; nodeVersion: string;
+  extraNodeArgs: string[]; nodeArgs: string[];
 } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
   const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
+  const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
   return {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
     MALLOC_ARENA_MAX: config.data?.['MALLOC_ARENA_MAX'] ?? '',
     MALLOC_MMAP_THRESHOLD_: config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
     node,
     nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
-    nodeArgs: [...(process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? []), ...ENTRYPOINT_NODE_ARGS],
+    extraNodeArgs,
+    nodeArgs: [...extraNodeArgs, ...ENTRYPOINT_NODE_ARGS],
   };
 }
 
@@ -49,14 +52,13 @@ export function load(): number {
 /** What the figures depend on: cores, CPU model, memory, Node, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
-  const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion } = deployedRuntime();
-  const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.trim();
+  const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion, extraNodeArgs } = deployedRuntime();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion, ...(extraNodeArgs ? { extraNodeArgs } : {}) },
+    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
     loadAverage1mAtStart: load(),
   };
 }
