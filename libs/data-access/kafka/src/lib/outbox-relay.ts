@@ -15,7 +15,8 @@ export interface OutboxRelayOptions {
   idleMs?: number;
   /**
    * How long published rows are kept (for inspection) before they are purged. 0 (the default): a row is deleted when
-   * it is marked, so publishing costs no second version of the row and no purge (the event stays on Kafka).
+   * it is marked, so publishing costs no second version of the row (the event stays on Kafka); the purge then only
+   * meets rows an earlier setting kept.
    */
   retainMs?: number;
   /** How often a relay publishing from memory looks in the table for rows no live process will publish (5 s). */
@@ -78,7 +79,8 @@ export class OutboxRelay {
   }
 
   /** Marks rows published: deletes them, or stamps `published_at` when published rows are kept for a while. */
-  private markSql(schema: string): string {
+  private get markSql(): string {
+    const { schema } = this.options;
     return this.retainsPublished
       ? `UPDATE "${schema}".outbox SET published_at = now() WHERE id = ANY($1::bigint[])`
       : `DELETE FROM "${schema}".outbox WHERE id = ANY($1::bigint[])`;
@@ -191,7 +193,7 @@ export class OutboxRelay {
    */
   private async markSent(): Promise<void> {
     if (this.sent.length === 0) return;
-    await this.dataSource.query(this.markSql(this.options.schema), [this.sent]);
+    await this.dataSource.query(this.markSql, [this.sent]);
     this.sent.length = 0;
   }
 
@@ -219,7 +221,7 @@ export class OutboxRelay {
         );
         if (rows.length === 0) return 0;
         await this.producer.sendMessages(rows.map((r) => ({ topic: r.topic, key: r.message_key, value: r.value, headers: r.headers })));
-        await runner.query(this.markSql(schema), [rows.map((r) => r.id)]);
+        await runner.query(this.markSql, [rows.map((r) => r.id)]);
         for (const r of rows) messagingMetrics.outboxPublished.inc({ topic: r.topic, via: 'table' });
         return rows.length;
       } finally {

@@ -37,7 +37,7 @@ export class BaseServiceConfig {
 
   /**
    * How long published outbox rows are kept for inspection before they are purged. 0 (the default): deleted as they
-   * are marked published, which spares PostgreSQL a second version of every row and the purge; Kafka keeps the events.
+   * are marked published, which spares PostgreSQL a second version of every row; Kafka keeps the events.
    */
   @IsInt() @Min(0)
   @Transform(envInt)
