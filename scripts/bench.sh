@@ -14,7 +14,7 @@
 #                      where a delivery's latency goes: each hop's percentiles at half of steady's rate by default, 30 s
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing). The services
 # run as the pods do: on the image's Node.js 22 (.local/node22), through deploy/docker/source-maps.cjs, with the
-# ConfigMap's NODE_OPTIONS and malloc settings.
+# ConfigMap's NODE_OPTIONS, malloc settings and LOG_LEVEL (BENCH_LOG_LEVEL overrides the level).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_deps

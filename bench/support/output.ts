@@ -27,7 +27,7 @@ const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/sou
  * trial; BENCH_NODE_ARGS adds command-line flags before the entrypoint's (V8 flags that NODE_OPTIONS refuses).
  */
 export function deployedRuntime(): {
-  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; node: string; nodeVersion: string;
+  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; LOG_LEVEL: string; node: string; nodeVersion: string;
   extraNodeArgs: string[]; nodeArgs: string[];
 } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
@@ -37,6 +37,8 @@ export function deployedRuntime(): {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
     MALLOC_ARENA_MAX: config.data?.['MALLOC_ARENA_MAX'] ?? '',
     MALLOC_MMAP_THRESHOLD_: config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
+    // A pod logs at the ConfigMap's level: at info, a line per API request ("request completed").
+    LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? config.data?.['LOG_LEVEL'] ?? 'info',
     node,
     nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
     extraNodeArgs,
@@ -52,20 +54,20 @@ export function load(): number {
 /** What the figures depend on: cores, CPU model, memory, Node, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
-  const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion, extraNodeArgs } = deployedRuntime();
+  const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, extraNodeArgs } = deployedRuntime();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
+    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
     loadAverage1mAtStart: load(),
   };
 }
 
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
-  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
+  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }
 

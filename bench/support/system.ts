@@ -50,10 +50,10 @@ export class BenchSystem {
     const db = await createTestDatabase();
     const { prefix } = await createTestTopics(6);
     // As the pods run; a profiler the bench was started with (NODE_OPTIONS=--require …) is kept.
-    const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, node, nodeArgs } = deployedRuntime();
+    const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, node, nodeArgs } = deployedRuntime();
     const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', NODE_OPTIONS].join(' ').trim();
     return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
-      LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, NODE_OPTIONS: nodeOptions, ...env,
+      LOG_LEVEL, RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, NODE_OPTIONS: nodeOptions, ...env,
     }, { node, args: nodeArgs }));
   }
 
