@@ -81,7 +81,10 @@ describe('log correlation: X-Request-Id on HTTP requests', () => {
   it('takes a safe incoming X-Request-Id, echoes it and puts it on every log line of the request', async () => {
     const res = await fetch(`${base}/things`, { headers: { 'X-Request-Id': 'edge-7f3a:42' } });
     expect(res.headers.get('x-request-id')).toBe('edge-7f3a:42');
-    expect((await linesOf('edge-7f3a:42')).map((l) => l['msg'])).toEqual(['listing things', 'request completed']);
+    const [handled, completed] = await linesOf('edge-7f3a:42');
+    expect([handled['msg'], completed['msg']]).toEqual(['listing things', 'request completed']);
+    // The request itself is on the line that completes it (path only, its credentials redacted).
+    expect(completed['req']).toMatchObject({ method: 'GET', url: '/things' });
   });
 
   it('generates a UUID when the request has no X-Request-Id', async () => {

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
@@ -26,7 +25,11 @@ export function loggerParams(service: string, level: string, destination?: Desti
     serializers: { err: serializeError, req: serializeRequest },
     mixin: traceFields,
     genReqId: requestId,
-    customProps: (req: IncomingMessage) => ({ request_id: req.id }),
+    // The request's own logger is bound to its id alone; the request (`req`, serialised and redacted) is bound
+    // to the one that writes the "request completed" line. pino serialises bindings when a child is made, so
+    // binding `req` and the id to every child cost a serialisation each, on every request.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'request_id' },
   };
   return { pinoHttp: destination ? [options, destination] : options, exclude: UNLOGGED_ROUTES };
 }
