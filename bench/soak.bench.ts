@@ -68,12 +68,14 @@ async function main(): Promise<void> {
     const rowReadings: { at: number; rows: Promise<Record<string, number>> }[] = [];
     const readRows = () => rowReadings.push({ at: Date.now(), rows: system.bookkeepingRows() });
     const rowReader = setInterval(readRows, 15_000);
-    const arriving = arrive(system, goalIds, rate, (WARM_UP_MS / 1000) + minutes * 60);
+    let sampler: NodeJS.Timeout | undefined;
+    // The warm-up minute is sampled like the others (reported apart); the measured minutes start when it ends.
+    const warmedUp = new Promise<void>((resolve) => setTimeout(resolve, WARM_UP_MS)).then(() => {
+      sample();
+      sampler = setInterval(sample, 60_000);
+    });
     sample();
-    await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
-    sample();
-    const sampler = setInterval(sample, 60_000);
-    const intake = await arriving;
+    const [intake] = await Promise.all([arrive(system, goalIds, rate, (WARM_UP_MS / 1000) + minutes * 60), warmedUp]);
     clearInterval(sampler);
     clearInterval(rowReader);
     sample();
