@@ -25,9 +25,9 @@ export function loggerParams(service: string, level: string, destination?: Desti
     serializers: { err: serializeError, req: serializeRequest },
     mixin: traceFields,
     genReqId: requestId,
-    // The request's own logger is bound to its id alone; the request (`req`, serialised and redacted) is bound
-    // to the one that writes the "request completed" line. pino serialises bindings when a child is made, so
-    // binding `req` and the id to every child cost a serialisation each, on every request.
+    // `request_id` as pino-http's own request-id binding: the handler's lines get a child bound to the id, and only
+    // the "request completed" line's logger binds the request (`req`). (customProps would cost a child of its own
+    // and a search through the bindings at the end of every request.)
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id' },
   };
