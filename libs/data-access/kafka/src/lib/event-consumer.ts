@@ -29,7 +29,7 @@ const PURGE_EVERY_MS = 60_000;
  * a crash or a rebalance, each recognised as a copy. One OffsetCommit a second per consumer instead of one per chunk.
  */
 const COMMIT_OFFSETS_EVERY_MS = 1_000;
-/** What a consumer lets the broker gather before it answers a fetch, for at most `fetchWaitMs`. */
+/** What a consumer off the latency path lets the broker gather before it answers a fetch (`fetchWaitMs`). */
 const FETCH_FILL_BYTES = 64 * 1024;
 
 /** Kafka headers as strings; a repeated header keeps its first value. */
@@ -136,10 +136,9 @@ export interface ConsumerSpec {
   /** How long a handled position may wait before it is committed to Kafka (default `COMMIT_OFFSETS_EVERY_MS`). */
   commitOffsetsEveryMs?: number;
   /**
-   * How long the broker may hold a fetch to fill it with up to 64 KiB, so a busy topic costs a few fetches (and
-   * transactions) a second instead of one per message or two. MessagingService gives every consumer
-   * KAFKA_FETCH_WAIT_MS (20 ms by default); one off the latency path (a retry timer's bookkeeping, a 409's resend)
-   * sets its own, longer. Unset or 0: the broker answers as soon as anything is there.
+   * For a consumer off the latency path (a retry timer's bookkeeping, a 409's resend): the broker may hold a fetch
+   * this long to fill it with up to 64 KiB, so a busy topic costs a few fetches a second instead of one per message
+   * or two. Unset: the broker answers as soon as anything is there.
    */
   fetchWaitMs?: number;
 }
@@ -190,7 +189,7 @@ export class EventConsumer {
     const consumer = this.kafka.consumer({
       groupId: this.namer.group(this.spec.groupId), allowAutoTopicCreation: false,
       sessionTimeout: this.spec.sessionTimeoutMs ?? 30_000, heartbeatInterval: 1_000,
-      ...(this.spec.fetchWaitMs ? { minBytes: FETCH_FILL_BYTES, maxWaitTimeInMs: this.spec.fetchWaitMs } : {}),
+      ...(this.spec.fetchWaitMs === undefined ? {} : { minBytes: FETCH_FILL_BYTES, maxWaitTimeInMs: this.spec.fetchWaitMs }),
     });
     this.inGroup = false;
     // Positions of a consumer that crashed are not committed by the next one: their messages come again, as copies.

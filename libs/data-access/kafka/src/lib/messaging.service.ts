@@ -12,16 +12,6 @@ import { KAFKA_CLIENT } from './kafka.tokens';
 import { OutboxRelay } from './outbox-relay';
 import { TopicNamer } from './topic-namer';
 
-/** A consumer's spec with what it leaves unset taken from the service's configuration (base.config.ts). */
-export function withSettings(spec: ConsumerSpec, config: Pick<ConfigService, 'get'>): ConsumerSpec {
-  return {
-    ...spec,
-    sessionTimeoutMs: spec.sessionTimeoutMs ?? config.get<number>('KAFKA_SESSION_TIMEOUT_MS'),
-    processedRetentionMs: spec.processedRetentionMs ?? config.get<number>('PROCESSED_EVENTS_RETAIN_MS'),
-    fetchWaitMs: spec.fetchWaitMs ?? config.get<number>('KAFKA_FETCH_WAIT_MS'),
-  };
-}
-
 /**
  * Owns the service's consumers and outbox relay and their order of shutdown:
  * consumers finish their in-flight events first, then the relay publishes what they wrote, then
@@ -57,8 +47,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     await this.producer.connect();
     this.relay.start();
     for (const spec of this.specs) {
+      const sessionTimeoutMs = spec.sessionTimeoutMs ?? this.config.get<number>('KAFKA_SESSION_TIMEOUT_MS');
+      const processedRetentionMs = spec.processedRetentionMs ?? this.config.get<number>('PROCESSED_EVENTS_RETAIN_MS');
       const consumer = new EventConsumer(
-        this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, withSettings(spec, this.config), ALL_EVENTS,
+        this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, { ...spec, sessionTimeoutMs, processedRetentionMs }, ALL_EVENTS,
       );
       await consumer.start();
       this.consumers.push(consumer);

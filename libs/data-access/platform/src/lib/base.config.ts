@@ -28,16 +28,6 @@ export class BaseServiceConfig {
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
   /**
-   * How long the broker may hold a consumer's fetch to gather more messages (up to 64 KiB) before it answers. A
-   * message then waits up to this long at each hop, and each wake-up (a fetch, a transaction, a produce) carries
-   * several: fewer statements, commits and requests per delivery (docs/performance.md, twelfth round). 0: the broker
-   * answers as soon as anything is there. Consumers off the latency path hold theirs longer (250 ms) whatever this says.
-   */
-  @IsInt() @Min(0) @Max(1000)
-  @Transform(envInt)
-  KAFKA_FETCH_WAIT_MS = 20;
-
-  /**
    * How long a consumed event id is remembered to recognise a copy. A copy comes within seconds to minutes (a
    * redelivery before the offset commit, a relay that died before marking its rows); keep it well above that.
    */
