@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ConsumerConfig } from 'kafkajs';
+import type { Consumer, ConsumerConfig } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
@@ -627,6 +627,49 @@ describe('event plumbing on a real broker and database', () => {
     await b.producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
     await waitFor(async () => (await effects(b, group, event.deliveryId)) === 1, { what: 'the event handled by the held consumer' });
     await held.stop();
+  });
+
+  it('waits after a batch that caught up, so what arrives meanwhile comes in one transaction; idle, it stays in the long poll', async () => {
+    const created: Consumer[] = [];
+    const make = b.kafka.consumer.bind(b.kafka);
+    b.kafka.consumer = (config) => {
+      const made = make(config);
+      created.push(made);
+      return made;
+    };
+    const group = `svc_b.linger.${randomUUID()}`;
+    let lingering: ReturnType<TestService['consumer']>;
+    try {
+      lingering = b.consumer(group, recordEffect('svc_b', group), undefined, { lingerMs: 1_000 });
+    } finally {
+      b.kafka.consumer = make;
+    }
+    let fetches = 0;
+    created[0].on(created[0].events.FETCH, () => { fetches += 1; });
+    await lingering.start();
+    // The consumer's first fetches bring the topic's history from the earlier tests; wait until it has caught up.
+    const first = retryDue();
+    await b.producer.emit(DeliveryRetryDue, first, { correlationId: first.resultId });
+    await waitFor(async () => (await effects(b, group, first.deliveryId)) === 1, { what: 'the first event handled' });
+
+    // Sent while it waits after the batch that brought the first one: both come with its next fetch.
+    const [second, third] = [retryDue(), retryDue()];
+    await b.producer.emit(DeliveryRetryDue, second, { correlationId: second.resultId });
+    await b.producer.emit(DeliveryRetryDue, third, { correlationId: third.resultId });
+    await waitFor(async () => (await effects(b, group, third.deliveryId)) === 1, { what: 'the later events handled' });
+    const tx: { delivery_id: string; tx: string }[] = await b.dataSource.query(
+      `SELECT delivery_id, xmin::text AS tx FROM svc_b.effects WHERE consumer = $1 AND delivery_id = ANY($2::uuid[])`,
+      [group, [first.deliveryId, second.deliveryId, third.deliveryId]]);
+    const txOf = (id: string) => tx.find((r) => r.delivery_id === id)?.tx;
+    expect(txOf(second.deliveryId)).toBe(txOf(third.deliveryId));
+    expect(txOf(first.deliveryId)).not.toBe(txOf(second.deliveryId));
+
+    // Idle: after its wait it fetches once and the broker holds that fetch (a long poll), not one fetch after another.
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const before = fetches;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(fetches - before).toBeLessThanOrEqual(1);
+    await lingering.stop();
   });
 
   it('commits consumed positions to Kafka at most once per interval and when it stops, and at once after parking a message', async () => {

@@ -141,6 +141,14 @@ export interface ConsumerSpec {
    * or two. Unset: the broker answers as soon as anything is there.
    */
   fetchWaitMs?: number;
+  /**
+   * After a batch that brought the consumer to the end of its partition, how long it waits before kafkajs fetches
+   * again (kafkajs fetches once the last fetch's batches are handled), so what arrives meanwhile comes in one fetch
+   * and one transaction instead of one each. A consumer with nothing to do stays in the broker's long poll, and a
+   * message after a quiet spell is not held. MessagingService gives every consumer KAFKA_CONSUMER_LINGER_MS.
+   * Unset or 0: fetch again at once.
+   */
+  lingerMs?: number;
 }
 
 /**
@@ -289,6 +297,10 @@ export class EventConsumer {
       await commit(part.messages[part.messages.length - 1], parked);
     }
     await this.maybePurge();
+    // Caught up: what arrives in the next moments waits for the next fetch, together, rather than one fetch each.
+    if (this.spec.lingerMs && batch.messages.length > 0 && batch.offsetLag() === '0' && isRunning() && !this.stopping) {
+      await new Promise((resolve) => setTimeout(resolve, this.spec.lingerMs));
+    }
   }
 
   /**

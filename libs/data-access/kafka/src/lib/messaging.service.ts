@@ -49,8 +49,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     for (const spec of this.specs) {
       const sessionTimeoutMs = spec.sessionTimeoutMs ?? this.config.get<number>('KAFKA_SESSION_TIMEOUT_MS');
       const processedRetentionMs = spec.processedRetentionMs ?? this.config.get<number>('PROCESSED_EVENTS_RETAIN_MS');
+      const lingerMs = spec.lingerMs ?? this.config.get<number>('KAFKA_CONSUMER_LINGER_MS');
       const consumer = new EventConsumer(
-        this.kafka, this.dataSource, this.producer, this.namer, this.options.schema, { ...spec, sessionTimeoutMs, processedRetentionMs }, ALL_EVENTS,
+        this.kafka, this.dataSource, this.producer, this.namer, this.options.schema,
+        { ...spec, sessionTimeoutMs, processedRetentionMs, lingerMs }, ALL_EVENTS,
       );
       await consumer.start();
       this.consumers.push(consumer);

@@ -15,7 +15,7 @@ export interface TestService {
   kafka: Kafka;
   consumer(
     groupId: string, handle: EventHandler<DeliveryRetryDuePayload>, accepts?: EventFilter<DeliveryRetryDuePayload>,
-    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs' | 'fetchWaitMs'>,
+    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs' | 'fetchWaitMs' | 'lingerMs'>,
   ): EventConsumer;
   chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
   close(): Promise<void>;

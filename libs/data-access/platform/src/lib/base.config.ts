@@ -28,6 +28,16 @@ export class BaseServiceConfig {
   KAFKA_SESSION_TIMEOUT_MS = 30_000;
 
   /**
+   * How long a consumer that has caught up with its partition waits before it fetches again, so the messages that
+   * arrive meanwhile come in one fetch and one transaction (fewer statements, commits and Kafka requests per
+   * delivery; docs/performance.md, twelfth round). A message waits at most this long at each hop, and only when
+   * the one before it was handled moments ago; an idle consumer stays in the broker's long poll. 0: fetch at once.
+   */
+  @IsInt() @Min(0) @Max(1000)
+  @Transform(envInt)
+  KAFKA_CONSUMER_LINGER_MS = 20;
+
+  /**
    * How long a consumed event id is remembered to recognise a copy. A copy comes within seconds to minutes (a
    * redelivery before the offset commit, a relay that died before marking its rows); keep it well above that.
    */
