@@ -316,6 +316,44 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     }
   });
 
+  it("claims a busy origin's next round as it arrives: it waits here with its bytes and starts as slots free, without a claim of its own", async () => {
+    const held: ServerResponse[] = [];
+    const busy = await receiver((_q, res) => void held.push(res));
+    const goalId = await h.goal({ url: `${busy.url}/busy` });
+    const queue = h.app.get(WorkQueue);
+    const worker = h.app.get(DeliveryWorker);
+    const claim = queue.claim.bind(queue);
+    const claimedByLoop: string[] = [];
+    queue.claim = async (...args: Parameters<WorkQueue['claim']>) => {
+      const work = await claim(...args);
+      claimedByLoop.push(...work.map((w) => w.deliveryId));
+      return work;
+    };
+    try {
+      const deliveries = await Promise.all(Array.from({ length: 14 }, () => h.request(goalId)));
+      await waitFor(() => busy.requests.length >= 8, { what: 'the receiver holding its 8 slots' });
+      // The other 6 were claimed as they were stored and wait here for a slot.
+      await waitFor(() => worker.readySlots === 6, { what: 'six claimed attempts waiting for a slot' });
+      const { rows } = await h.db.query(
+        `SELECT count(*)::int AS claimed FROM dispatcher.attempts_due WHERE delivery_id = ANY($1::uuid[]) AND claim_token IS NOT NULL`,
+        [deliveries.map((d) => d.deliveryId)],
+      );
+      expect(rows[0].claimed).toBe(14);
+      expect(busy.requests).toHaveLength(8);
+
+      busy.handle((_q, res) => res.writeHead(204).end());
+      for (const res of held.splice(0)) res.writeHead(204).end();
+      const attempts = await Promise.all(deliveries.map((d) => h.waitForAttempt(d.deliveryId, 1)));
+      expect(attempts.every((a) => a.outcome === 'delivered')).toBe(true);
+      expect(busy.maxOpen).toBeLessThanOrEqual(8);
+      expect(worker.readySlots).toBe(0);
+      expect(claimedByLoop.filter((id) => deliveries.some((d) => d.deliveryId === id))).toEqual([]);
+    } finally {
+      queue.claim = claim;
+      for (const res of held.splice(0)) res.writeHead(204).end();
+    }
+  });
+
   it("claims a new delivery's attempt as it is stored and sends the bytes in hand: the worker's own claim never hands it out", async () => {
     const r = await receiver();
     const goalId = await h.goal({ url: `${r.url}/in`, secret: SECRET });

@@ -26,21 +26,28 @@ describe('dispatcher without a development sink, and its shutdown', () => {
     expect(real.requests).toHaveLength(0);
   });
 
-  it('on shutdown finishes the attempt in flight and records it before the app is gone', async () => {
+  it('on shutdown finishes the attempts in flight and records them, and gives the work waiting for a slot back unsent', async () => {
     const r = await startReceiver((_q, res) => setTimeout(() => res.writeHead(200).end(), 800));
     receivers.push(r);
     const goalId = await h.goal({ url: `${r.url}/slowish` });
-    const d = await h.request(goalId);
-    await waitFor(() => r.requests.length === 1, { what: 'the attempt in flight' });
+    // 10 attempts at one origin: 8 in flight (its slots), 2 claimed with them and waiting here for a slot.
+    const deliveries = await Promise.all(Array.from({ length: 10 }, () => h.request(goalId)));
+    await waitFor(() => r.requests.length === 8, { what: 'the attempts in flight' });
+    const sent = new Set(r.requests.map((q) => q.headers['x-sh-delivery']));
 
     await h.stopApp();
 
     const { rows } = await h.db.query(
-      `SELECT a.outcome, a.status, (SELECT count(*)::int FROM dispatcher.attempts_due WHERE delivery_id = $1) AS queued,
-              (SELECT count(*)::int FROM dispatcher.outbox WHERE value LIKE '%' || $1 || '%') AS events
-         FROM dispatcher.attempts a WHERE a.delivery_id = $1`,
-      [d.deliveryId],
+      `SELECT d.delivery_id::text AS id, a.outcome, a.status, w.delivery_id IS NOT NULL AS waiting, w.claim_token, w.claims,
+              (SELECT count(*)::int FROM dispatcher.outbox WHERE value LIKE '%' || d.delivery_id || '%') AS events
+         FROM dispatcher.deliveries d LEFT JOIN dispatcher.attempts a USING (delivery_id) LEFT JOIN dispatcher.attempts_due w USING (delivery_id)
+        WHERE d.delivery_id = ANY($1::uuid[])`,
+      [deliveries.map((d) => d.deliveryId)],
     );
-    expect(rows).toEqual([{ outcome: 'delivered', status: 200, queued: 0, events: 1 }]);
+    expect(r.requests).toHaveLength(8);
+    expect(rows.filter((row) => sent.has(row.id)).map(({ id: _id, ...row }) => row))
+      .toEqual(Array(8).fill({ outcome: 'delivered', status: 200, waiting: false, claim_token: null, claims: null, events: 1 }));
+    expect(rows.filter((row) => !sent.has(row.id)).map(({ id: _id, ...row }) => row))
+      .toEqual(Array(2).fill({ outcome: null, status: null, waiting: true, claim_token: null, claims: 0, events: 0 }));
   });
 });

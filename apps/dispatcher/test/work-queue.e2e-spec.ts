@@ -122,6 +122,16 @@ describe('work queue claims', () => {
     expect(await queue.claim(request)).toHaveLength(1);
   });
 
+  it('gives claimed rows back unsent, due at once and their claim not counted; a row claimed again since is left alone', async () => {
+    await due('https://a.example', 2, 10);
+    const [mine, taken] = await queue.claim(request);
+    await queue.release([mine, { ...taken, claimToken: randomUUID() }]);
+    const again = await queue.claim(request);
+    expect(again.map((c) => [c.deliveryId, c.claims])).toEqual([[mine.deliveryId, 1]]);
+    const [row] = await dataSource.query(`SELECT claim_token, claims FROM dispatcher.attempts_due WHERE delivery_id = $1`, [taken.deliveryId]);
+    expect(row).toEqual({ claim_token: taken.claimToken, claims: 1 });
+  });
+
   it('gives a postponed row back with a later due time and no claim', async () => {
     await due('https://a.example', 1, 10);
     const [work] = await queue.claim(request);

@@ -21,6 +21,17 @@ const GOAL_RECHECK_MS = 1_000;
 const DEPTH_EVERY_MS = 5_000;
 /** How long shutdown waits for the transactions that claimed work as they inserted it to end. */
 const RESERVATIONS_AT_SHUTDOWN_MS = 5_000;
+/**
+ * Claimed work that has waited here this long for its origin's slot is given back instead of started: its lease
+ * (the attempt timeout + 30 s) must outlast the attempt.
+ */
+const READY_MARGIN_MS = 10_000;
+
+/** Claimed work waiting here for a slot of its origin, since `since`. */
+interface Ready {
+  work: ClaimedWork;
+  since: number;
+}
 
 /** Work claimed inside a transaction (as it was inserted), by the worker that counted its slots. */
 interface Reservation {
@@ -38,9 +49,11 @@ const CLAIMED_IN_TRANSACTION: TransactionScope<Reservation[]> = {
 
 /**
  * Claims due attempts and sends them, at most DISPATCH_CONCURRENCY at once and DISPATCH_PER_ORIGIN per
- * origin, so a slow receiver only ever holds its own slots. Nothing here runs inside a Kafka handler.
- * SIGTERM: stop claiming, let the attempts in flight finish (each is bounded by the attempt timeout)
- * and record them; MessagingService then drains the consumers and publishes the outbox.
+ * origin, so a slow receiver only ever holds its own slots. An origin whose slots are all taken has up to as much
+ * again claimed ahead and waiting here, bytes in hand (OriginLimiter): a freed slot starts the next one at once, and
+ * the claims that refill it take half a round at a time. Nothing here runs inside a Kafka handler.
+ * SIGTERM: stop claiming, give back the work waiting here, let the attempts in flight finish (each is bounded by the
+ * attempt timeout) and record them; MessagingService then drains the consumers and publishes the outbox.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -61,6 +74,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** Work claimed in transactions that have not ended yet → when; it holds its slots until it starts or is given back. */
   private readonly reserved = new Map<ClaimedWork[], number>();
   private reservedCount = 0;
+  /** Claimed work waiting for a slot of its origin, oldest first. */
+  private readonly ready = new Map<string, Ready[]>();
+  private readyCount = 0;
 
   constructor(
     @Inject(DELIVERY_SETTINGS) private readonly settings: DeliverySettings,
@@ -86,6 +102,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     // Such a transaction ends in milliseconds; one that has not after a few seconds leaves its rows to their lease.
     const deadline = Date.now() + RESERVATIONS_AT_SHUTDOWN_MS;
     while (this.reservedCount > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    // What waits here for a slot goes back to the table at once, for another replica to send.
+    const waiting = [...this.ready.values()].flat().map((r) => r.work);
+    this.ready.clear();
+    this.readyCount = 0;
+    await this.giveBack(waiting);
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -97,6 +118,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   /** Attempts claimed in transactions that have not ended yet (they hold their slots). */
   get reservedSlots(): number {
     return this.reservedCount;
+  }
+
+  /** Claimed attempts waiting here for a slot of their origin. */
+  get readySlots(): number {
+    return this.readyCount;
   }
 
   kick = (): void => this.idle.wake();
@@ -115,7 +141,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return this.exclusively(async () => {
       const result = await insert(this.claimRequest());
       if (result.claimed.length > 0) {
-        for (const w of result.claimed) this.limiter.acquire(w.originKey);
+        for (const w of result.claimed) this.limiter.hold(w.originKey);
         this.reserved.set(result.claimed, Date.now());
         this.reservedCount += result.claimed.length;
         reservations.push({ worker: this, work: result.claimed });
@@ -133,10 +159,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     if (!this.reserved.delete(work)) return;
     this.reservedCount -= work.length;
     if (committed) {
-      for (const w of work) this.start(w);
+      for (const w of work) this.dispatch(w);
       return;
     }
-    for (const w of work) this.limiter.release(w.originKey);
+    for (const w of work) this.limiter.unhold(w.originKey);
     this.kick();
   }
 
@@ -150,9 +176,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
 
   private claimRequest(): ClaimRequest {
     return {
-      limit: this.running ? this.settings.concurrency - this.inFlight.size - this.reservedCount : 0,
+      limit: this.running ? this.settings.concurrency - this.inFlight.size - this.reservedCount - this.readyCount : 0,
       freeByOrigin: this.limiter.freeSlots(),
-      perOrigin: this.settings.perOrigin,
+      perOrigin: this.limiter.holdLimit,
       leaseMs: this.settings.leaseMs,
       workerId: this.settings.workerId,
     };
@@ -175,10 +201,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           free = request.limit;
           if (free <= 0) return [];
           const taken = await this.queue.claim(request);
-          for (const w of taken) this.limiter.acquire(w.originKey);
+          for (const w of taken) this.limiter.hold(w.originKey);
           return taken;
         });
-        for (const item of work) this.start(item);
+        for (const item of work) this.dispatch(item);
         claimed = work.length;
         if (free > 0) {
           this.mayHaveMore = claimed >= free || this.limiter.anyFull();
@@ -189,21 +215,71 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         await this.idle.sleep(1_000);
         continue;
       }
-      // More may be due right away; otherwise wait for the poll or for a slot to free up.
-      if (claimed === 0 || this.inFlight.size + this.reservedCount >= this.settings.concurrency) await this.idle.sleep(this.settings.pollMs);
+      // More may be due right away only if the claim took all it asked for; otherwise wait for the poll, new work or
+      // room at an origin.
+      if (claimed < free || this.inFlight.size + this.reservedCount + this.readyCount >= this.settings.concurrency) {
+        await this.idle.sleep(this.settings.pollMs);
+      }
     }
   }
 
-  /** Sends claimed work whose origin slot is already counted (by the claim). */
+  /** Claimed work (held against its origin) starts if its origin has a free slot, and waits here for one otherwise. */
+  private dispatch(work: ClaimedWork): void {
+    if (this.limiter.hasSlot(work.originKey)) return this.start(work);
+    if (!this.running) return void this.giveBack([work]);
+    const waiting = this.ready.get(work.originKey) ?? [];
+    waiting.push({ work, since: Date.now() });
+    this.ready.set(work.originKey, waiting);
+    this.readyCount++;
+  }
+
+  /** The next claimed work of `origin` to start; work that waited too long for its lease is given back instead. */
+  private nextReady(origin: string): ClaimedWork | undefined {
+    const waiting = this.ready.get(origin);
+    const staleBefore = Date.now() - Math.max(0, this.settings.leaseMs - this.settings.attemptTimeoutMs - READY_MARGIN_MS);
+    const stale: ClaimedWork[] = [];
+    let next: Ready | undefined;
+    while (waiting && waiting.length > 0 && next === undefined) {
+      const head = waiting.shift() as Ready;
+      this.readyCount--;
+      if (head.since < staleBefore || !this.running) stale.push(head.work);
+      else next = head;
+    }
+    if (waiting?.length === 0) this.ready.delete(origin);
+    if (stale.length > 0) void this.giveBack(stale);
+    return next?.work;
+  }
+
+  /** Claimed work that will not be sent here goes back to the table, due as it was, for any worker to claim. */
+  private async giveBack(work: ClaimedWork[]): Promise<void> {
+    if (work.length === 0) return;
+    for (const w of work) this.limiter.unhold(w.originKey);
+    try {
+      await this.queue.release(work);
+    } catch (err) {
+      // Their leases run out instead, and the work is claimed again then.
+      this.logger.warn({ msg: 'claimed work could not be given back; it is claimed again once its lease has expired', count: work.length, err });
+    }
+    this.kick();
+  }
+
+  /** Sends claimed work whose origin has a free slot (its hold is counted by the claim). */
   private start(work: ClaimedWork): void {
+    this.limiter.acquire(work.originKey);
     deliveryMetrics.inFlight.inc();
     // The origin's slot protects the receiver: it is given back as soon as the request is over, before the attempt
-    // is recorded; the process-wide slot is given back once it is recorded. Each frees a slot the loop may claim for.
+    // is recorded, and the next work waiting here for it starts; the process-wide slot is given back once it is
+    // recorded. The loop claims more once half of what may wait here for the origin has started.
     let holdsOrigin = true;
     const slotFreed = (): void => {
-      if (holdsOrigin) this.limiter.release(work.originKey);
-      holdsOrigin = false;
-      if (this.mayHaveMore) this.kick();
+      if (holdsOrigin) {
+        holdsOrigin = false;
+        this.limiter.release(work.originKey);
+        this.limiter.unhold(work.originKey);
+        const next = this.nextReady(work.originKey);
+        if (next) this.start(next);
+      }
+      if (this.mayHaveMore && (this.ready.get(work.originKey)?.length ?? 0) <= this.settings.perOrigin / 2) this.kick();
     };
     // In the trace of the event that made the attempt due (stored with the work row).
     const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, slotFreed))

@@ -2,31 +2,41 @@ import { OriginLimiter } from './origin-limiter';
 import { originKey } from './origin-key';
 
 describe('OriginLimiter', () => {
-  it('reports the free slots of busy origins only', () => {
-    const limiter = new OriginLimiter(3);
-    limiter.acquire('https://a.example');
-    limiter.acquire('https://a.example');
-    limiter.acquire('https://b.example');
-    expect(limiter.freeSlots()).toEqual({ 'https://a.example': 1, 'https://b.example': 2 });
-    limiter.release('https://b.example');
-    expect(limiter.freeSlots()).toEqual({ 'https://a.example': 1 });
-  });
-
-  it('says whether some origin has every slot taken', () => {
+  it('gives each origin perOrigin slots for requests in flight', () => {
     const limiter = new OriginLimiter(2);
     limiter.acquire('x');
-    limiter.acquire('y');
-    expect(limiter.anyFull()).toBe(false);
+    expect(limiter.hasSlot('x')).toBe(true);
     limiter.acquire('x');
-    expect(limiter.anyFull()).toBe(true);
+    expect(limiter.hasSlot('x')).toBe(false);
+    expect(limiter.hasSlot('y')).toBe(true);
     limiter.release('x');
+    expect(limiter.hasSlot('x')).toBe(true);
+  });
+
+  it('lets an origin hold twice its slots in claimed work, and reports the room of origins holding work only', () => {
+    const limiter = new OriginLimiter(3);
+    expect(limiter.holdLimit).toBe(6);
+    for (let i = 0; i < 4; i++) limiter.hold('https://a.example');
+    limiter.hold('https://b.example');
+    expect(limiter.freeSlots()).toEqual({ 'https://a.example': 2, 'https://b.example': 5 });
+    limiter.unhold('https://b.example');
+    expect(limiter.freeSlots()).toEqual({ 'https://a.example': 2 });
+  });
+
+  it('says whether some origin holds all the work it may', () => {
+    const limiter = new OriginLimiter(1);
+    limiter.hold('x');
+    limiter.hold('y');
+    expect(limiter.anyFull()).toBe(false);
+    limiter.hold('x');
+    expect(limiter.anyFull()).toBe(true);
+    limiter.unhold('x');
     expect(limiter.anyFull()).toBe(false);
   });
 
-  it('never reports negative free slots', () => {
+  it('never reports negative room', () => {
     const limiter = new OriginLimiter(1);
-    limiter.acquire('x');
-    limiter.acquire('x');
+    for (let i = 0; i < 3; i++) limiter.hold('x');
     expect(limiter.freeSlots()).toEqual({ x: 0 });
   });
 });

@@ -53,7 +53,7 @@ interface InsertedRow extends GoalRow {
 
 export interface ClaimRequest {
   limit: number;
-  /** Free slots of the origins that already have attempts in flight here; others get `perOrigin`. */
+  /** How much more each origin already holding work here may claim; others may claim `perOrigin`. */
   freeByOrigin: Record<string, number>;
   perOrigin: number;
   leaseMs: number;
@@ -159,6 +159,19 @@ export class WorkQueue {
       `UPDATE ${S}.attempts_due SET due_at = now() + make_interval(secs => $3), claimed_until = NULL, claim_token = NULL
         WHERE delivery_id = $1 AND claim_token = $2`,
       [work.deliveryId, work.claimToken, delayMs / 1000],
+    );
+  }
+
+  /**
+   * Gives claimed rows back unsent, due as they were, for any worker to claim at once; the claim they had is not
+   * counted (a row claimed too often is given up on). A row whose claim was taken over meanwhile is left alone.
+   */
+  async release(work: readonly ClaimedWork[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ${S}.attempts_due w SET claimed_until = NULL, claim_token = NULL, claimed_by = NULL, claims = greatest(w.claims - 1, 0)
+         FROM unnest($1::uuid[], $2::uuid[]) AS c(delivery_id, claim_token)
+        WHERE w.delivery_id = c.delivery_id AND w.claim_token = c.claim_token`,
+      [work.map((w) => w.deliveryId), work.map((w) => w.claimToken)],
     );
   }
 
