@@ -115,6 +115,14 @@ describe('work queue claims', () => {
       .toEqual([work[1], work[2], work[3], work[5]].map((w) => w.deliveryId).sort());
   });
 
+  it('claims none of an origin as it inserts while older attempts of that origin wait unclaimed: they start first', async () => {
+    const older = await due('https://a.example', 1, 10);
+    const work = await stored(['https://a.example', 'https://b.example']);
+    const { claimed } = await dataSource.transaction((m) => queue.addDue(m, work, request));
+    expect(claimed.map((c) => c.originKey)).toEqual(['https://b.example']);
+    expect((await queue.claim({ ...request, limit: 1 })).map((c) => c.deliveryId)).toEqual(older);
+  });
+
   it('claims nothing as it inserts without a request, and inserts an attempt already waiting only once', async () => {
     const work = await stored(['https://a.example']);
     expect((await dataSource.transaction((m) => queue.addDue(m, work, null))).claimed).toEqual([]);

@@ -108,8 +108,9 @@ export class WorkQueue {
    * Makes attempts due now, each counted against its goal's origin (the per-origin limit's key), in one statement;
    * an attempt already waiting for its delivery changes nothing. With `claim`, the attempts whose bytes are at hand
    * are claimed as they are inserted, within the request's limits as `claim()` keeps them (oldest first here: the
-   * order given), so the worker sends them without a claim of its own and without reading the body back. Returns
-   * how many rows went in and the claimed work.
+   * order given), so the worker sends them without a claim of its own and without reading the body back; but none of
+   * an origin that has older attempts waiting unclaimed, so an origin's attempts start in the order they came due.
+   * Returns how many rows went in and the claimed work.
    */
   async addDue(manager: EntityManager, due: readonly DueAttempt[], claim: ClaimRequest | null): Promise<{ inserted: number; claimed: ClaimedWork[] }> {
     if (due.length === 0) return { inserted: 0, claimed: [] };
@@ -119,8 +120,13 @@ export class WorkQueue {
          SELECT d.delivery_id, d.goal_id, u.series, u.attempt, u.causation_id, COALESCE(g.origin_key, '') AS origin_key, u.trace_context, u.ord
            FROM unnest($1::uuid[], $2::int[], $3::int[], $4::text[], $5::jsonb[]) WITH ORDINALITY AS u(delivery_id, series, attempt, causation_id, trace_context, ord)
            JOIN ${S}.deliveries d ON d.delivery_id = u.delivery_id LEFT JOIN ${S}.goals g ON g.goal_id = d.goal_id
+       ), behind AS (
+         SELECT o.origin_key FROM (SELECT DISTINCT origin_key FROM due) o
+          WHERE EXISTS (SELECT 1 FROM ${S}.attempts_due w
+                         WHERE w.origin_key = o.origin_key AND w.due_at <= now() AND (w.claimed_until IS NULL OR w.claimed_until < now()))
        ), fitting AS (
-         SELECT due.*, row_number() OVER (PARTITION BY origin_key ORDER BY ord) <= GREATEST(COALESCE(($7::jsonb ->> origin_key)::int, $8), 0) AS fits
+         SELECT due.*, row_number() OVER (PARTITION BY origin_key ORDER BY ord) <= GREATEST(COALESCE(($7::jsonb ->> origin_key)::int, $8), 0)
+                AND origin_key NOT IN (SELECT origin_key FROM behind) AS fits
            FROM due
        ), taken AS (
          SELECT fitting.*, fits AND count(*) FILTER (WHERE fits) OVER (ORDER BY ord) <= $6 AS take FROM fitting
