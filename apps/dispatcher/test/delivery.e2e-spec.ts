@@ -64,6 +64,19 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     return rows[0];
   }
 
+  /** Records the delivery ids the worker's own claim hands out, until `restore`. */
+  function watchLoopClaims(): { claimedByLoop: string[]; restore: () => void } {
+    const queue = h.app.get(WorkQueue);
+    const claim = queue.claim.bind(queue);
+    const claimedByLoop: string[] = [];
+    queue.claim = async (...args: Parameters<WorkQueue['claim']>) => {
+      const work = await claim(...args);
+      claimedByLoop.push(...work.map((w) => w.deliveryId));
+      return work;
+    };
+    return { claimedByLoop, restore: () => void (queue.claim = claim) };
+  }
+
   async function queuedAndRecorded(deliveryId: string): Promise<{ queued: number; recorded: number }> {
     const { rows } = await h.db.query(
       `SELECT (SELECT count(*)::int FROM dispatcher.attempts_due WHERE delivery_id = $1) AS queued,
@@ -320,15 +333,8 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     const held: ServerResponse[] = [];
     const busy = await receiver((_q, res) => void held.push(res));
     const goalId = await h.goal({ url: `${busy.url}/busy` });
-    const queue = h.app.get(WorkQueue);
     const worker = h.app.get(DeliveryWorker);
-    const claim = queue.claim.bind(queue);
-    const claimedByLoop: string[] = [];
-    queue.claim = async (...args: Parameters<WorkQueue['claim']>) => {
-      const work = await claim(...args);
-      claimedByLoop.push(...work.map((w) => w.deliveryId));
-      return work;
-    };
+    const { claimedByLoop, restore } = watchLoopClaims();
     try {
       const deliveries = await Promise.all(Array.from({ length: 14 }, () => h.request(goalId)));
       await waitFor(() => busy.requests.length >= 8, { what: 'the receiver holding its 8 slots' });
@@ -349,7 +355,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       expect(worker.readySlots).toBe(0);
       expect(claimedByLoop.filter((id) => deliveries.some((d) => d.deliveryId === id))).toEqual([]);
     } finally {
-      queue.claim = claim;
+      restore();
       for (const res of held.splice(0)) res.writeHead(204).end();
     }
   });
@@ -357,14 +363,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
   it("claims a new delivery's attempt as it is stored and sends the bytes in hand: the worker's own claim never hands it out", async () => {
     const r = await receiver();
     const goalId = await h.goal({ url: `${r.url}/in`, secret: SECRET });
-    const queue = h.app.get(WorkQueue);
-    const claim = queue.claim.bind(queue);
-    const claimedByLoop: string[] = [];
-    queue.claim = async (...args: Parameters<WorkQueue['claim']>) => {
-      const work = await claim(...args);
-      claimedByLoop.push(...work.map((w) => w.deliveryId));
-      return work;
-    };
+    const { claimedByLoop, restore } = watchLoopClaims();
     try {
       const deliveries = await Promise.all(Array.from({ length: 5 }, () => h.request(goalId)));
       const attempts = await Promise.all(deliveries.map((d) => h.waitForAttempt(d.deliveryId, 1)));
@@ -372,7 +371,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       for (const d of deliveries) expectDeliveryHeaders(r.requests.find((q) => q.headers['x-sh-delivery'] === d.deliveryId) as ReceivedRequest, d, SECRET);
       expect(claimedByLoop.filter((id) => deliveries.some((d) => d.deliveryId === id))).toEqual([]);
     } finally {
-      queue.claim = claim;
+      restore();
     }
   });
 

@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import { waitFor, startReceiver, type TestReceiver } from '@owd/testing';
+import { DeliveryWorker } from '../src/app/delivery/delivery-worker.service';
 import { startDispatcher, type DispatcherHarness } from './support/dispatcher-harness';
 
 describe('dispatcher without a development sink, and its shutdown', () => {
@@ -27,15 +29,21 @@ describe('dispatcher without a development sink, and its shutdown', () => {
   });
 
   it('on shutdown finishes the attempts in flight and records them, and gives the work waiting for a slot back unsent', async () => {
-    const r = await startReceiver((_q, res) => setTimeout(() => res.writeHead(200).end(), 800));
+    // The receiver answers once the test lets it: the attempts are in flight when the shutdown begins.
+    const held: ServerResponse[] = [];
+    const r = await startReceiver((_q, res) => void held.push(res));
     receivers.push(r);
     const goalId = await h.goal({ url: `${r.url}/slowish` });
+    const worker = h.app.get(DeliveryWorker);
     // 10 attempts at one origin: 8 in flight (its slots), 2 claimed with them and waiting here for a slot.
     const deliveries = await Promise.all(Array.from({ length: 10 }, () => h.request(goalId)));
-    await waitFor(() => r.requests.length === 8, { what: 'the attempts in flight' });
+    await waitFor(() => r.requests.length === 8 && worker.readySlots === 2, { what: '8 attempts in flight and 2 waiting' });
     const sent = new Set(r.requests.map((q) => q.headers['x-sh-delivery']));
 
-    await h.stopApp();
+    const stopping = h.stopApp();
+    await waitFor(() => worker.readySlots === 0, { what: 'the waiting attempts given back' });
+    for (const res of held.splice(0)) res.writeHead(200).end();
+    await stopping;
 
     const { rows } = await h.db.query(
       `SELECT d.delivery_id::text AS id, a.outcome, a.status, w.delivery_id IS NOT NULL AS waiting, w.claim_token, w.claims,

@@ -27,7 +27,7 @@ const RESERVATIONS_AT_SHUTDOWN_MS = 5_000;
  */
 const READY_MARGIN_MS = 10_000;
 
-/** Claimed work waiting here for a slot of its origin, since `since`. */
+/** Claimed work waiting here for a slot of its origin, and since when. */
 interface Ready {
   work: ClaimedWork;
   since: number;
