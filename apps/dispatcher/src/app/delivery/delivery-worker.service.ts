@@ -177,7 +177,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private claimRequest(): ClaimRequest {
     return {
       limit: this.running ? this.settings.concurrency - this.inFlight.size - this.reservedCount - this.readyCount : 0,
-      freeByOrigin: this.limiter.freeSlots(),
+      freeByOrigin: this.limiter.room(),
       perOrigin: this.limiter.holdLimit,
       leaseMs: this.settings.leaseMs,
       workerId: this.settings.workerId,

@@ -18,9 +18,9 @@ describe('OriginLimiter', () => {
     expect(limiter.holdLimit).toBe(6);
     for (let i = 0; i < 4; i++) limiter.hold('https://a.example');
     limiter.hold('https://b.example');
-    expect(limiter.freeSlots()).toEqual({ 'https://a.example': 2, 'https://b.example': 5 });
+    expect(limiter.room()).toEqual({ 'https://a.example': 2, 'https://b.example': 5 });
     limiter.unhold('https://b.example');
-    expect(limiter.freeSlots()).toEqual({ 'https://a.example': 2 });
+    expect(limiter.room()).toEqual({ 'https://a.example': 2 });
   });
 
   it('says whether some origin holds all the work it may', () => {
@@ -37,7 +37,7 @@ describe('OriginLimiter', () => {
   it('never reports negative room', () => {
     const limiter = new OriginLimiter(1);
     for (let i = 0; i < 3; i++) limiter.hold('x');
-    expect(limiter.freeSlots()).toEqual({ x: 0 });
+    expect(limiter.room()).toEqual({ x: 0 });
   });
 });
 

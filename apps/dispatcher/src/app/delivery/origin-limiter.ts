@@ -43,7 +43,7 @@ export class OriginLimiter {
   }
 
   /** How much more each origin holding work may claim; an origin not listed may claim `holdLimit`. */
-  freeSlots(): Record<string, number> {
+  room(): Record<string, number> {
     const free: Record<string, number> = {};
     for (const [origin, n] of this.held) free[origin] = Math.max(0, this.holdLimit - n);
     return free;
