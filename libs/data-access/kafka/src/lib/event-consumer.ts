@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { deferWrite } from '@owd/database';
-import { definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
+import { compileChecks, definitionMap, parseEnvelope, type EventDefinition, type EventEnvelope, type TopicName } from '@owd/events';
 import { ConsumerLag } from './consumer-lag';
 import type { EventProducer } from './event-producer';
 import { countKafkaRequests, messagingMetrics } from './metrics';
@@ -188,6 +188,8 @@ export class EventConsumer {
       throw new Error(`consumer ${spec.groupId}: give each route a handler, or handleChunk and routes without one`);
     }
     this.definitions = definitionMap(allEvents);
+    const topics = new Set(spec.on.map((route) => route.definition.topic));
+    compileChecks(allEvents.filter((definition) => topics.has(definition.topic)));
     this.routes = new Map(spec.on.map((route) => [`${route.definition.type}@${route.definition.schemaVersion}`, route]));
     this.lag = new ConsumerLag(spec.groupId);
     this.consumer = this.createConsumer();

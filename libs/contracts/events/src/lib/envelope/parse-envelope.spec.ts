@@ -1,5 +1,6 @@
+import Ajv from 'ajv';
 import { createEnvelope } from './create-envelope';
-import { definitionMap, parseEnvelope } from './parse-envelope';
+import { compileChecks, definitionMap, parseEnvelope } from './parse-envelope';
 import { ALL_EVENTS } from '../registry';
 import { DeliveryRetryDue } from '../delivery-retry-due/delivery-retry-due.event';
 
@@ -60,5 +61,23 @@ describe('parseEnvelope', () => {
   it('rejects an envelope whose key does not match the payload', () => {
     const env = { ...createEnvelope(DeliveryRetryDue, payload, { correlationId: 'x' }), key: 'other' };
     expect(parseEnvelope(raw(env), definitions)).toMatchObject({ ok: false });
+  });
+});
+
+describe('compileChecks', () => {
+  it('compiles the checks ahead, so parsing the first message of a type compiles nothing', () => {
+    // Fresh definitions: the checks of ALL_EVENTS may already be compiled by the tests above.
+    const fresh = ALL_EVENTS.map((definition) => ({ ...definition }));
+    const compile = jest.spyOn(Ajv.prototype, 'compile');
+    try {
+      compileChecks(fresh);
+      expect(compile.mock.calls.length).toBeGreaterThanOrEqual(fresh.length);
+      compile.mockClear();
+      const parsed = parseEnvelope(raw(createEnvelope(DeliveryRetryDue, payload, { correlationId: 'res_1' })), definitionMap(fresh));
+      expect(parsed.ok).toBe(true);
+      expect(compile).not.toHaveBeenCalled();
+    } finally {
+      compile.mockRestore();
+    }
   });
 });
