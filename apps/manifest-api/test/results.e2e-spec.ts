@@ -87,6 +87,24 @@ describe('manifest-api results', () => {
     const nested = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent({ sections, steps: { draft: { text: 'x' } } }) });
     expect(nested.status).toBe(400);
     expect(nested.body.errors.map((e: { field: string }) => e.field)).toEqual(expect.arrayContaining(['sections[0].blocks[0].colour', 'sections[0].blocks[1].type', 'steps']));
+
+    // A null block, which class-transformer cannot pick a class for (it threw, and the answer was a 500).
+    const nullBlock = [{ key: 'main', type: 'content', blocks: [{ type: 'paragraph', text: 'x' }, null] }];
+    const withNull = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent({ sections: nullBlock }) });
+    expect(withNull.status).toBe(400);
+    expect(withNull.body.errors).toEqual([{ field: 'sections[0].blocks[1]', message: 'must be object' }]);
+  });
+
+  it('accepts every kind of block and hands the content on as it was sent', async () => {
+    const blocks = [
+      { type: 'paragraph', text: 'p' }, { type: 'heading', level: 2, text: 'h' }, { type: 'list', ordered: true, items: ['a'] },
+      { type: 'quote', text: 'q' }, { type: 'table', header: ['k'], rows: [['v']] },
+      { type: 'image', url: 'https://img.example/i.png', alt: 'i' }, { type: 'embed', url: 'https://video.example/v' },
+    ];
+    const sections = [{ key: 'main', type: 'content', blocks }];
+    const created = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent({ sections }) });
+    expect(created.status).toBe(201);
+    expect(created.body.content.sections).toEqual(sections);
   });
 
   it.each(['2026-11-23 10:00:00+02:00', '20261123T100000Z', '2026-W48-1T10:00:00Z', '2026-11-23T10:00Z'])(

@@ -12,6 +12,7 @@ import { requestMetrics } from './http/request-metrics';
 import { requestTracing } from './http/request-tracing';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi/openapi-document';
+import { ResultContentDto, ReviseContentDto } from './results/dto/result-content.dto';
 
 /** Routes outside /api: probes, metrics, and the development sink (which keeps raw bodies). */
 export const UNPREFIXED_ROUTES = ['health', 'health/live', 'health/ready', 'health/startup', 'metrics', 'internal/dev-sink'];
@@ -21,7 +22,7 @@ const isDevSink = (req: IncomingMessage) => req.url?.split('?')[0] === DEV_SINK_
 
 /**
  * HTTP setup shared by main.ts and the tests: the token checked before any body is read, UTF-8 JSON bodies up to
- * 1 MiB (415 otherwise, `__proto__` and U+0000 refused), strict DTO validation, problem+json errors, the `api`
+ * 1 MiB (415 otherwise, `__proto__` and U+0000 refused), strict DTO validation (results' contents by compiled rules first), problem+json errors, the `api`
  * prefix, the OpenAPI document, and the web console at /console/ when `consoleDir` holds its build (main.ts passes
  * the one next to the bundle).
  */
@@ -52,7 +53,8 @@ export function configure(app: INestApplication, options: { openApi?: boolean; c
   http.use(bodyParserErrors);
   http.use(refuseNulCharacters);
   app.setGlobalPrefix('api', { exclude: UNPREFIXED_ROUTES });
-  app.useGlobalPipes(createValidationPipe());
+  // The contents handed over and revised (the hot route) are checked by their compiled rules first.
+  app.useGlobalPipes(createValidationPipe([ResultContentDto, ReviseContentDto]));
   app.useGlobalFilters(new ProblemFilter());
   if (options.openApi !== false) setupOpenApi(app);
 }

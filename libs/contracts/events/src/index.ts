@@ -19,3 +19,4 @@ export * from './lib/result-status/result-status.event';
 export * from './lib/registry';
 export * from './lib/revisions/revision-rules';
 export { buildAsyncApiDocument } from './lib/asyncapi/asyncapi.document';
+export { compileClassCheck } from './lib/asyncapi/class-check';

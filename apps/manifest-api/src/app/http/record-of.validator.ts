@@ -22,6 +22,8 @@ export function RecordOf(entry: Constructor, keyPattern: RegExp): PropertyDecora
       name: 'recordOf',
       target: target.constructor,
       propertyName: String(propertyName),
+      // Read by the JSON Schema generator (@owd/events' compileClassCheck), which writes the same rule.
+      constraints: [entry, keyPattern],
       validator: {
         validate: (value: unknown) => problems(value, entry, keyPattern).length === 0,
         defaultMessage: (args?: ValidationArguments) => problems(args?.value, entry, keyPattern).join('; '),

@@ -1,9 +1,9 @@
-import { registerDecorator, ValidateIf, type ValidationOptions } from 'class-validator';
+import { registerDecorator, type ValidationOptions } from 'class-validator';
 import { FIELD_KEY_PATTERN } from '@owd/payload';
 import { isFieldValue } from '../contracts/field-values';
 
 /** Optional, but when present never null (PATCH: absent = unchanged, null would mean "clear"). */
-export const OptionalNotNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
+export { OptionalNotNull } from '@owd/events';
 
 /** An object of receiver field values: keys like `desk`, values string | string[] | boolean | null. */
 export function IsFieldValueMap(options?: ValidationOptions): PropertyDecorator {

@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsDateString, IsEmail, IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, ValidateNested } from 'class-validator';
-import { IsAsciiEmail, IsNullable, IsRfc3339DateTime, IsUtcTimestamp } from '../formats/format.decorators';
+import {
+  ArrayMaxSize, Equals, IsArray, IsDateString, IsEmail, IsHexColor, IsIn, IsInt, IsNumber, IsOptional, IsString, IsUrl, Max, Min,
+  registerDecorator, ValidateNested,
+} from 'class-validator';
+import { IsAsciiEmail, IsNullable, IsRfc3339DateTime, IsUtcTimestamp, OptionalNotNull } from '../formats/format.decorators';
 import { UTC_TIMESTAMP_PATTERN } from '../formats/formats';
-import { classSchema, SchemaComponents } from './json-schema';
+import { classSchema, SchemaComponents, URL_KEYWORD } from './json-schema';
 
 class Inner {
   @IsString() name!: string;
@@ -15,8 +18,53 @@ class Sample {
   @IsOptional() @ValidateNested() @Type(() => Inner) inner?: Inner;
 }
 
-class WithUrl {
-  @IsUrl() site!: string;
+class WithHexColor {
+  @IsHexColor() colour!: string;
+}
+
+class Paragraph {
+  @Equals('paragraph') type!: 'paragraph';
+  @IsString() text!: string;
+}
+
+class Rule {
+  @Equals('rule') type!: 'rule';
+}
+
+class Fallback {
+  @IsIn(['paragraph', 'rule']) type!: string;
+}
+
+/** A map of entries, as apps/manifest-api's @RecordOf registers it. */
+function MapOf(entry: new () => object, keyPattern: RegExp): PropertyDecorator {
+  return (target, propertyName) => registerDecorator({
+    name: 'recordOf', target: target.constructor, propertyName: String(propertyName), constraints: [entry, keyPattern],
+    validator: { validate: () => true },
+  });
+}
+
+class Intake {
+  @OptionalNotNull() @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) cost?: number;
+  @IsUrl({ require_protocol: true, protocols: ['https'] }) site!: string;
+  @IsArray() @ArrayMaxSize(3) @IsArray({ each: true }) rows!: string[][];
+  @MapOf(Inner, /^[a-z]+$/) names!: Record<string, Inner>;
+  @IsArray() @ValidateNested({ each: true })
+  @Type(() => Fallback, { discriminator: { property: 'type', subTypes: [{ name: 'paragraph', value: Paragraph }, { name: 'rule', value: Rule }] }, keepDiscriminatorProperty: true })
+  blocks!: object[];
+}
+
+class EachWithoutArray {
+  @IsString({ each: true }) tags!: string[];
+}
+
+class InfiniteNumber {
+  @IsNumber({ allowInfinity: true }) n!: number;
+}
+
+class DroppedDiscriminator {
+  @IsArray() @ValidateNested({ each: true })
+  @Type(() => Fallback, { discriminator: { property: 'type', subTypes: [{ name: 'rule', value: Rule }] } })
+  blocks!: object[];
 }
 
 class WithFormats {
@@ -76,7 +124,43 @@ describe('classSchema', () => {
   });
 
   it('refuses a decorator it has no mapping for, so a new one cannot be left out of the document silently', () => {
-    expect(() => classSchema(WithUrl, true, new SchemaComponents())).toThrow(/WithUrl\.site .*isUrl.* no JSON Schema mapping/);
+    expect(() => classSchema(WithHexColor, true, new SchemaComponents())).toThrow(/WithHexColor\.colour .*isHexColor.* no JSON Schema mapping/);
+  });
+
+  it("maps the intake's rules: optional but not null, finite numbers, URL options, nested arrays, maps and discriminated classes", () => {
+    const components = new SchemaComponents();
+    expect(classSchema(Intake, true, components)).toEqual({
+      type: 'object',
+      required: ['site', 'rows', 'names', 'blocks'],
+      properties: {
+        cost: { type: 'number', minimum: 0 },
+        site: { type: 'string', [URL_KEYWORD]: { require_protocol: true, protocols: ['https'] } },
+        rows: { type: 'array', items: { type: 'array' }, maxItems: 3 },
+        names: { type: 'object', propertyNames: { type: 'string', pattern: '^[a-z]+$' }, additionalProperties: { $ref: '#/components/schemas/Inner' } },
+        blocks: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['type'],
+            properties: { type: { enum: ['paragraph', 'rule'] } },
+            allOf: [
+              { if: { properties: { type: { const: 'paragraph' } } }, then: { $ref: '#/components/schemas/Paragraph' } },
+              { if: { properties: { type: { const: 'rule' } } }, then: { $ref: '#/components/schemas/Rule' } },
+            ],
+          },
+        },
+      },
+      additionalProperties: false,
+    });
+    expect(components.schemas['Paragraph']).toEqual({
+      type: 'object', required: ['type', 'text'], properties: { type: { const: 'paragraph' }, text: { type: 'string' } }, additionalProperties: false,
+    });
+  });
+
+  it('refuses rules it cannot write exactly: each element without @IsArray, infinite numbers, a dropped discriminator', () => {
+    expect(() => classSchema(EachWithoutArray, true, new SchemaComponents())).toThrow(/EachWithoutArray\.tags checks each element without @IsArray/);
+    expect(() => classSchema(InfiniteNumber, true, new SchemaComponents())).toThrow(/allowInfinity/);
+    expect(() => classSchema(DroppedDiscriminator, true, new SchemaComponents())).toThrow(/DroppedDiscriminator\.blocks drops its discriminator/);
   });
 
   it('refuses @ValidateNested without @Type, whose element class it cannot know', () => {

@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
+import type { MetadataStorage as TypeStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, ValidationTypes, type MetadataStorage } from 'class-validator';
-import { IS_NULLABLE } from '../formats/format.decorators';
+import { IS_NULLABLE, IS_OPTIONAL_NOT_NULL } from '../formats/format.decorators';
 import { UTC_TIMESTAMP_PATTERN } from '../formats/formats';
 
 export type Json = string | number | boolean | null | Json[] | JsonObject;
@@ -9,6 +10,9 @@ export interface JsonObject {
 }
 
 type Constructor = new () => object;
+
+// class-transformer's `@Type` records, which its package index does not export (its own storage module, typed).
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TypeStorage };
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 /** Named schemas of payload classes and the classes they nest, in `components.schemas`. */
@@ -31,10 +35,19 @@ export class SchemaComponents {
   }
 }
 
+/**
+ * The keyword that carries `@IsUrl`'s options: no JSON Schema format says what validator.js's `isURL` accepts, so a
+ * compiled check calls that very function with these options (class-check.ts).
+ */
+export const URL_KEYWORD = 'x-is-url';
+
 const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 
-/** JSON Schema (draft-07) fragment of each class-validator decorator the event classes use. */
-const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[]) => JsonObject>> = {
+/** `$ref` to a class's schema in the components (registered on first use). */
+type Refer = (cls: Constructor) => JsonObject;
+
+/** JSON Schema (draft-07) fragment of each class-validator decorator the event and intake classes use. */
+const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[], refer: Refer) => JsonObject>> = {
   isString: () => ({ type: 'string' }),
   isUuid: () => ({ type: 'string', format: 'uuid' }),
   isInt: () => ({ type: 'integer' }),
@@ -53,7 +66,39 @@ const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[]) => Js
   max: ([n]) => ({ maximum: numberConstraint(n) }),
   minLength: ([n]) => ({ minLength: numberConstraint(n) }),
   maxLength: ([n]) => ({ maxLength: numberConstraint(n) }),
+  arrayMaxSize: ([n]) => ({ maxItems: numberConstraint(n) }),
+  equals: ([value]) => constFragment(value),
+  isNumber: ([options]) => numberFragment(options),
+  isUrl: ([options]) => ({ type: 'string', [URL_KEYWORD]: jsonOptions(options) }),
+  // apps/manifest-api's @RecordOf(Entry, keyPattern): an object used as a map of entries.
+  recordOf: ([entry, keyPattern], refer) => ({
+    type: 'object', propertyNames: patternFragment(keyPattern), additionalProperties: refer(entry as Constructor),
+  }),
 };
+
+function constFragment(value: unknown): JsonObject {
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+    throw new Error('asyncapi: @Equals with a value other than a string, number or boolean has no mapping yet');
+  }
+  return { const: value };
+}
+
+/** `@IsNumber()`: a finite number (the compiled checks refuse Infinity, which JSON.parse makes of 1e999). */
+function numberFragment(options: unknown): JsonObject {
+  const { allowInfinity, maxDecimalPlaces } = (options ?? {}) as { allowInfinity?: boolean; maxDecimalPlaces?: number };
+  if (allowInfinity === true || maxDecimalPlaces !== undefined) {
+    throw new Error('asyncapi: @IsNumber with allowInfinity or maxDecimalPlaces has no mapping yet');
+  }
+  return { type: 'number' };
+}
+
+function jsonOptions(options: unknown): JsonObject {
+  const json = JSON.stringify(options ?? {});
+  if (JSON.stringify(JSON.parse(json)) !== json || typeof options !== 'object') {
+    throw new Error('asyncapi: validator options that are not plain JSON have no mapping');
+  }
+  return JSON.parse(json) as JsonObject;
+}
 
 function enumFragment(values: unknown): JsonObject {
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) {
@@ -93,6 +138,30 @@ function nestedClass(cls: Constructor, property: string, isArray: boolean): Cons
   return ctor as Constructor;
 }
 
+/**
+ * `@Type(() => Fallback, { discriminator })`: class-transformer picks each value's class by its discriminator property,
+ * and class-validator checks it against that class. The schema does the same: the property must name one of the
+ * classes (stricter than the fallback class, which exists to fail), and then the value must pass that class.
+ */
+function discriminated(cls: Constructor, property: string, components: SchemaComponents, closed: boolean): JsonObject | undefined {
+  const options = defaultMetadataStorage.findTypeMetadata(cls, property)?.options;
+  const discriminator = options?.discriminator;
+  if (!discriminator) return undefined;
+  if (options.keepDiscriminatorProperty !== true) {
+    throw new Error(`asyncapi: ${cls.name}.${property} drops its discriminator, which its classes then cannot check`);
+  }
+  const key = discriminator.property;
+  return {
+    type: 'object',
+    required: [key],
+    properties: { [key]: { enum: discriminator.subTypes.map((t) => t.name) } },
+    allOf: discriminator.subTypes.map((t) => ({
+      if: { properties: { [key]: { const: t.name } } },
+      then: components.ref(t.value as Constructor, closed),
+    })),
+  };
+}
+
 const KEY_ORDER = ['description', 'type', 'format', 'contentEncoding', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'items'];
 
 function ordered(schema: JsonObject): JsonObject {
@@ -115,18 +184,24 @@ function propertySchema(cls: Constructor, property: string, rules: ValidationMet
   const where = `${cls.name}.${property}`;
   const isArray = rules.some((r) => r.name === 'isArray');
   let optional = false;
-  let nullableRequired = false;
+  let mayBeNull = false;
   for (const rule of rules) {
-    if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === 'isOptional') optional = true;
-    else if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === IS_NULLABLE) nullableRequired = true;
-    else if (rule.type === ValidationTypes.NESTED_VALIDATION) merge(isArray ? items : self, components.ref(nestedClass(cls, property, isArray), closed), where);
-    else if (rule.type === ValidationTypes.CUSTOM_VALIDATION && rule.name && FRAGMENTS[rule.name]) {
-      merge(rule.each ? items : self, FRAGMENTS[rule.name](rule.constraints ?? []), where);
+    if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === 'isOptional') optional = mayBeNull = true;
+    else if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === IS_NULLABLE) mayBeNull = true;
+    else if (rule.type === ValidationTypes.CONDITIONAL_VALIDATION && rule.name === IS_OPTIONAL_NOT_NULL) optional = true;
+    else if (rule.each && !isArray) {
+      // Without @IsArray, class-validator checks a value that is not an array itself; `items` would let it through.
+      throw new Error(`asyncapi: ${where} checks each element without @IsArray, which has no mapping`);
+    } else if (rule.type === ValidationTypes.NESTED_VALIDATION) {
+      const nested = discriminated(cls, property, components, closed) ?? components.ref(nestedClass(cls, property, isArray), closed);
+      merge(isArray ? items : self, nested, where);
+    } else if (rule.type === ValidationTypes.CUSTOM_VALIDATION && rule.name && FRAGMENTS[rule.name]) {
+      merge(rule.each ? items : self, FRAGMENTS[rule.name](rule.constraints ?? [], (entry) => components.ref(entry, closed)), where);
     } else throw new Error(`asyncapi: ${where} uses a validator (${rule.type} ${rule.name ?? ''}) with no JSON Schema mapping yet`);
   }
   if (Object.keys(items).length > 0) self['items'] = ordered(items);
   const schema = ordered(self);
-  return { schema: optional || nullableRequired ? nullable(schema) : schema, optional };
+  return { schema: mayBeNull ? nullable(schema) : schema, optional };
 }
 
 /** The JSON Schema of what class-validator accepts for `cls`, read from its decorators. */

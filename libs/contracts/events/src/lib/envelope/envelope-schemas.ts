@@ -1,32 +1,18 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { isUUID } from 'class-validator';
-import { isAsciiEmail, isRfc3339DateTime } from '../formats/formats';
-import { classSchema, SchemaComponents } from '../asyncapi/json-schema';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { compileClassCheck } from '../asyncapi/class-check';
 import type { EventDefinition } from './event-definition';
 import { EventEnvelope } from './event-envelope';
 
 /**
- * The event classes' rules as JSON Schema (the generator the AsyncAPI document uses), compiled once per class:
- * consuming a message checks it without building and walking class-validator instances. The formats are
- * the decorators' own functions (formats/formats.ts), so a value passes here exactly when it passes the decorator.
+ * The event classes' rules compiled once per class (asyncapi/class-check.ts): consuming a message checks it without
+ * building and walking class-validator instances, and a value passes here exactly when it passes the decorators.
  */
-const ajv = new Ajv({ allErrors: false, strict: false });
-ajv.addFormat('uuid', (s: string) => isUUID(s));
-ajv.addFormat('date-time', (s: string) => isRfc3339DateTime(s));
-ajv.addFormat('email', (s: string) => isAsciiEmail(s));
-
-function compile(cls: new () => object, closed: boolean): ValidateFunction {
-  const components = new SchemaComponents();
-  const root = classSchema(cls, closed, components);
-  return ajv.compile({ ...root, components: { schemas: components.schemas } });
-}
-
 let envelopeCheck: ValidateFunction | undefined;
 const payloadChecks = new WeakMap<EventDefinition, ValidateFunction>();
 
 /** Envelope fields only: unknown envelope keys are let through, as before. */
 export function envelopeValidator(): ValidateFunction {
-  envelopeCheck ??= compile(EventEnvelope, false);
+  envelopeCheck ??= compileClassCheck(EventEnvelope, false);
   return envelopeCheck;
 }
 
@@ -34,7 +20,7 @@ export function envelopeValidator(): ValidateFunction {
 export function payloadValidator(definition: EventDefinition): ValidateFunction {
   let check = payloadChecks.get(definition);
   if (!check) {
-    check = compile(definition.payloadClass as new () => object, true);
+    check = compileClassCheck(definition.payloadClass as new () => object, true);
     payloadChecks.set(definition, check);
   }
   return check;

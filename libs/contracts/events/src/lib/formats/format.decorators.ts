@@ -7,6 +7,7 @@ export const IS_RFC3339_DATE_TIME = 'isRfc3339DateTime';
 export const IS_UTC_TIMESTAMP = 'isUtcTimestamp';
 export const IS_ASCII_EMAIL = 'isAsciiEmail';
 export const IS_NULLABLE = 'isNullable';
+export const IS_OPTIONAL_NOT_NULL = 'optionalNotNull';
 
 function formatRule(name: string, check: (value: unknown) => boolean, message: string, options?: ValidationOptions): PropertyDecorator {
   return ValidateBy({ name, validator: { validate: (value) => check(value), defaultMessage: () => `$property ${message}` } }, options);
@@ -29,14 +30,27 @@ export const IsAsciiEmail = (options?: ValidationOptions): PropertyDecorator =>
  * (unlike `@IsOptional`). The AsyncAPI generator writes it as required with `null` among its types.
  */
 export function IsNullable(): PropertyDecorator {
+  return conditionalRule(IS_NULLABLE, (value) => value !== null);
+}
+
+/**
+ * Optional, but when present never null (PATCH: absent = unchanged, null would mean "clear"): a missing key skips the
+ * property's other validators, null does not. The JSON Schema generator writes it as not required, null not allowed.
+ */
+export function OptionalNotNull(): PropertyDecorator {
+  return conditionalRule(IS_OPTIONAL_NOT_NULL, (value) => value !== undefined);
+}
+
+/** A named `@ValidateIf`: the property's other rules run when `applies(value)`; the name lets the generator read it. */
+function conditionalRule(name: string, applies: (value: unknown) => boolean): PropertyDecorator {
   return (target, propertyName) => {
     const rule: ValidationMetadata = {
       type: ValidationTypes.CONDITIONAL_VALIDATION,
-      name: IS_NULLABLE,
+      name,
       target: target.constructor,
       propertyName: String(propertyName),
       constraintCls: Object,
-      constraints: [(_object: object, value: unknown) => value !== null],
+      constraints: [(_object: object, value: unknown) => applies(value)],
       message: '',
       groups: [],
       each: false,

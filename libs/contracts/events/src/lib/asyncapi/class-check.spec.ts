@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { plainToInstance } from 'class-transformer';
+import { IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, validateSync } from 'class-validator';
+import { IsRfc3339DateTime } from '../formats/format.decorators';
+import { compileClassCheck } from './class-check';
+
+class Sample {
+  @IsInt() attempt!: number;
+  @IsOptional() @IsNumber() cost?: number | null;
+  // Without the u flag, `\p` is a plain `p` and `.` matches each half of a surrogate pair: as class-validator reads it.
+  @IsOptional() @IsString() @Matches(new RegExp('^\\p{2}$|^.{2}$')) code?: string;
+  @IsOptional() @IsUrl({ require_protocol: true, protocols: ['https'], require_tld: false }) site?: string;
+  @IsOptional() @IsRfc3339DateTime() at?: string;
+}
+
+const byClassValidator = (value: object) =>
+  validateSync(plainToInstance(Sample, value), { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: true }).length === 0;
+
+describe('compileClassCheck', () => {
+  const check = compileClassCheck(Sample, true);
+
+  it.each([
+    ['an integer', { attempt: 1 }],
+    ['Infinity where an integer is due (JSON.parse reads 1e999 so)', { attempt: Infinity }],
+    ['Infinity where a number is due', { attempt: 1, cost: -Infinity }],
+    ['a fraction where an integer is due', { attempt: 1.5 }],
+    ['null where optional', { attempt: 1, cost: null, code: null, site: null }],
+    ['a pattern read without the u flag', { attempt: 1, code: 'pp' }],
+    ['one astral character against `.{2}`', { attempt: 1, code: '😀' }],
+    ['a URL on a host without a top-level domain', { attempt: 1, site: 'https://intranet:8443/x' }],
+    ['a URL of a refused protocol', { attempt: 1, site: 'http://example.com/' }],
+    ['a URL without a protocol', { attempt: 1, site: 'example.com' }],
+    ['a date-time with an offset', { attempt: 1, at: '2026-11-23T10:00:00+02:00' }],
+    ['a date-time without one', { attempt: 1, at: '2026-11-23T10:00:00' }],
+    ['an unknown key', { attempt: 1, extra: true }],
+  ])('judges %s as class-validator does', (_name, value) => {
+    expect(check(value)).toBe(byClassValidator(value));
+  });
+});
