@@ -136,6 +136,11 @@ describe('compiled checks of result contents', () => {
     });
   });
 
+  it('refuse an image given as an array, which @ValidateNested alone accepted', async () => {
+    const body = { ...minimal, image: [{ url: 'https://img.example/i.jpg', attribution: 'a' }] };
+    expect(await outcome(classValidatorOnly, body, ResultContentDto)).toMatchObject({ refused: { errors: [{ field: 'image' }] } });
+  });
+
   it('fail a bad content over to class-validator, whose messages name the field', async () => {
     const answer = await outcome(compiled, { ...minimal, tokensUsed: -1 }, ResultContentDto);
     expect(answer).toMatchObject({ refused: { errors: [{ field: 'tokensUsed', message: expect.stringContaining('tokensUsed') }] } });

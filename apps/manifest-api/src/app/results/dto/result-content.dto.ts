@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
-  IsArray, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Min, ValidateNested,
+  IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Min, ValidateNested,
 } from 'class-validator';
 import { IsRfc3339DateTime } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN, PAYLOAD_MODES, type PayloadMode } from '@owd/payload';
@@ -56,7 +56,8 @@ export class ResultContentDto {
   sections?: SectionDto[];
 
   @ApiPropertyOptional({ type: ImageDto, nullable: true, default: null, description: 'Only when someone chose a featured image' })
-  @IsOptional() @ValidateNested() @Type(() => ImageDto)
+  // @IsObject: @ValidateNested alone accepts an array of images as well.
+  @IsOptional() @IsObject() @ValidateNested() @Type(() => ImageDto)
   image?: ImageDto | null;
 
   @ApiProperty({ example: 'gpt-4.1' }) @IsString() aiModel!: string;
