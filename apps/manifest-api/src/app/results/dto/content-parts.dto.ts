@@ -1,6 +1,6 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUrl, Matches, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsRfc3339DateTime } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN } from '@owd/payload';
 import { BLOCK_DISCRIMINATOR, BLOCK_DTOS, UnknownBlockDto } from './block.dto';
@@ -45,7 +45,7 @@ export class SectionDto {
   @IsString() @MinLength(1) type!: string;
 
   @ApiProperty({ type: 'array', items: { oneOf: BLOCK_DTOS.map((dto) => ({ $ref: getSchemaPath(dto) })) } })
-  @IsArray() @ValidateNested({ each: true })
+  @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true })
   @Type(() => UnknownBlockDto, { discriminator: BLOCK_DISCRIMINATOR, keepDiscriminatorProperty: true })
   blocks!: object[];
 }

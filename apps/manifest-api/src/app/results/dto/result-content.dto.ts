@@ -44,19 +44,19 @@ export class ResultContentDto {
   steps?: Record<string, StepDto>;
 
   @ApiPropertyOptional({ type: [ArticleDto], default: [] })
-  @OptionalNotNull() @IsArray() @ValidateNested({ each: true }) @Type(() => ArticleDto)
+  @OptionalNotNull() @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ArticleDto)
   articles?: ArticleDto[];
 
   @ApiPropertyOptional({ type: [ClusterDto], default: [] })
-  @OptionalNotNull() @IsArray() @ValidateNested({ each: true }) @Type(() => ClusterDto)
+  @OptionalNotNull() @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ClusterDto)
   clusters?: ClusterDto[];
 
   @ApiPropertyOptional({ type: [SectionDto], default: [] })
-  @OptionalNotNull() @IsArray() @ValidateNested({ each: true }) @Type(() => SectionDto)
+  @OptionalNotNull() @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SectionDto)
   sections?: SectionDto[];
 
   @ApiPropertyOptional({ type: ImageDto, nullable: true, default: null, description: 'Only when someone chose a featured image' })
-  // @IsObject: @ValidateNested alone accepts an array of images as well.
+  // @IsObject here and on every element above: @ValidateNested alone accepts arrays (of images, of articles) as well.
   @IsOptional() @IsObject() @ValidateNested() @Type(() => ImageDto)
   image?: ImageDto | null;
 
