@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, ValidateNested } from 'class-validator';
 import { CapabilityList } from './capability-lists';
 import { ReportedFieldDto } from './reported-field.dto';
 
@@ -13,6 +13,6 @@ export class ManualContractDto {
   blockTypes?: string[];
 
   @ApiPropertyOptional({ type: [ReportedFieldDto], default: [] })
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => ReportedFieldDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ReportedFieldDto)
   fields?: ReportedFieldDto[];
 }

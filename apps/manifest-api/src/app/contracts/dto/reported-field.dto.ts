@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { FIELD_TYPES } from '@owd/events';
 
 export class FieldOptionDto {
@@ -17,6 +17,6 @@ export class ReportedFieldDto {
   @IsOptional() @IsBoolean() required?: boolean;
   @ApiPropertyOptional({ default: false, description: 'Only with type enum' }) @IsOptional() @IsBoolean() multiple?: boolean;
   @ApiPropertyOptional({ type: [FieldOptionDto], description: 'Required for type enum; only for enum' })
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => FieldOptionDto)
+  @IsOptional() @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => FieldOptionDto)
   options?: FieldOptionDto[];
 }

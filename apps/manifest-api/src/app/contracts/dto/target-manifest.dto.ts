@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsObject, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { CapabilityList } from './capability-lists';
 import { ReportedFieldDto } from './reported-field.dto';
 
@@ -11,7 +11,7 @@ export class TargetManifestDto {
   source?: string;
 
   @ApiPropertyOptional({ type: [ReportedFieldDto], default: [] })
-  @IsOptional() @IsArray() @ArrayMaxSize(100) @ValidateNested({ each: true }) @Type(() => ReportedFieldDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(100) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ReportedFieldDto)
   fields?: ReportedFieldDto[];
 
   @CapabilityList('Section types the receiver renders natively', ['content', 'faq'])
