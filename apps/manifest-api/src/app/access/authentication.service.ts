@@ -5,7 +5,7 @@ import type { ManifestApiConfig } from '../manifest-api.config';
 import { CLOCK, type Clock } from '../util/clock';
 import type { Principal } from './principal';
 import { TokenBucketLimiter } from './token-bucket';
-import { sameSecret } from './token-codec';
+import { DigestedSecret, tokenDigest } from './token-codec';
 import { TokensService } from './tokens.service';
 
 /**
@@ -14,18 +14,20 @@ import { TokensService } from './tokens.service';
  */
 @Injectable()
 export class AuthenticationService {
-  private readonly adminToken: string;
+  private readonly adminToken: DigestedSecret;
   private readonly limiter: TokenBucketLimiter;
 
   constructor(private readonly tokens: TokensService, config: ConfigService<ManifestApiConfig, true>, @Inject(CLOCK) clock: Clock) {
-    this.adminToken = config.get('ADMIN_TOKEN', { infer: true });
+    this.adminToken = new DigestedSecret(config.get('ADMIN_TOKEN', { infer: true }));
     this.limiter = new TokenBucketLimiter(config.get('RATE_LIMIT_PER_MINUTE', { infer: true }), () => clock.now().getTime());
   }
 
   async identify(token: string | undefined): Promise<Principal> {
     if (!token) throw problems.unauthorized('Send an API token as `Authorization: Bearer <token>`.');
-    if (sameSecret(token, this.adminToken)) return { kind: 'admin' };
-    const found = await this.tokens.authenticate(token);
+    // One digest per request: compared with the admin token's (hashed once) and looked up as a workspace token's.
+    const digest = tokenDigest(token);
+    if (this.adminToken.matches(digest)) return { kind: 'admin' };
+    const found = await this.tokens.authenticate(token, digest.toString('hex'));
     // One answer for unknown and revoked tokens: the difference is nobody else's business.
     if (!found) throw problems.unauthorized('The API token is unknown or has been revoked.');
     return { kind: 'workspace', ...found };

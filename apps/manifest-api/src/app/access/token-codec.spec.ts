@@ -1,4 +1,4 @@
-import { bearerToken, generateToken, hashToken, sameSecret } from './token-codec';
+import { bearerToken, DigestedSecret, generateToken, hashToken, sameSecret, tokenDigest } from './token-codec';
 
 describe('token codec', () => {
   it('makes owd_ tokens with 256 random bits and keeps only a display prefix and a SHA-256 hash', () => {
@@ -23,5 +23,12 @@ describe('token codec', () => {
   it('compares secrets of different lengths without throwing', () => {
     expect(sameSecret('a'.repeat(40), 'a'.repeat(40))).toBe(true);
     expect(sameSecret('a'.repeat(40), 'a')).toBe(false);
+  });
+
+  it('matches a digested secret by the digest a token is looked up by', () => {
+    const admin = new DigestedSecret('admin-secret');
+    expect(admin.matches(tokenDigest('admin-secret'))).toBe(true);
+    expect(admin.matches(tokenDigest('admin-secret '))).toBe(false);
+    expect(tokenDigest('owd_x').toString('hex')).toBe(hashToken('owd_x'));
   });
 });

@@ -12,13 +12,34 @@ export function generateToken(): { token: string; prefix: string; hash: string }
   return { token, prefix: token.slice(0, DISPLAY_PREFIX_LENGTH), hash: hashToken(token) };
 }
 
+/** A token's SHA-256: stored in hex (`hashToken`), and what secrets are compared by. */
+export function tokenDigest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return tokenDigest(token).toString('hex');
+}
+
+/**
+ * A secret kept as its digest, hashed once: `matches` compares a candidate's digest in constant time, so neither the
+ * secret's content nor its length leaks.
+ */
+export class DigestedSecret {
+  private readonly digest: Buffer;
+
+  constructor(secret: string) {
+    this.digest = tokenDigest(secret);
+  }
+
+  matches(candidateDigest: Buffer): boolean {
+    return timingSafeEqual(candidateDigest, this.digest);
+  }
 }
 
 /** Constant-time comparison of two strings of any length (hashes first, so lengths do not leak). */
 export function sameSecret(a: string, b: string): boolean {
-  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+  return new DigestedSecret(b).matches(tokenDigest(a));
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */

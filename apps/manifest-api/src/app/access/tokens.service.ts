@@ -66,9 +66,9 @@ export class TokensService {
   }
 
   /** The live token behind `token`, or undefined for an unknown or revoked one. */
-  async authenticate(token: string): Promise<AuthenticatedToken | undefined> {
+  /** `hash` is `hashToken(token)` where the caller has it already. */
+  async authenticate(token: string, hash = hashToken(token)): Promise<AuthenticatedToken | undefined> {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
-    const hash = hashToken(token);
     const cached = this.live.get(hash);
     if (cached) return cached;
     const [row]: { id: string; name: string; workspace_id: string; stale: boolean }[] = await this.dataSource.query(
