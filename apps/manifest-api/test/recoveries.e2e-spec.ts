@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DeliveryAttempted, ResultStatusChanged, TOPICS, type DeliveryAttemptedPayload, type DeliveryRetryRequestedPayload } from '@owd/events';
 import { EventProducer } from '@owd/kafka';
 import { TopicReader, waitFor } from '@owd/testing';
+import { DataSource } from 'typeorm';
+import { RecoveryPurge } from '../src/app/recoveries/recovery-purge.service';
 import { articleContent } from './support/fixtures';
 import { createWorkspace, startTestApp, type TestApp } from './support/test-app';
 
@@ -123,5 +125,22 @@ describe('manifest-api failed deliveries and bulk recovery', () => {
     expect(progress.body).toMatchObject({ id: run.body.id, count: 2, progress: { delivered: 1, failed: 1, pending: 0 } });
 
     expect((await t.request('GET', `/api/recoveries/${run.body.id}`, { token: otherToken })).status).toBe(404);
+  });
+
+  it('keeps a recovery 30 days: the purge then removes it with its items, and reading it is 404', async () => {
+    const { resultId } = await failedResult(economy);
+    const run = await t.request('POST', '/api/recoveries', { token, body: { goalId: economy, since: new Date(Date.now() - 60_000).toISOString() } });
+    expect(run.body.count).toBeGreaterThanOrEqual(1);
+    const young = await t.request('POST', '/api/recoveries', { token, body: { goalId: politics, since: new Date().toISOString() } });
+    const db = t.app.get(DataSource);
+    const items = async (id: string) => (await db.query(`SELECT count(*)::int AS n FROM manifest_api.recovery_items WHERE recovery_id = $1`, [id]))[0].n as number;
+    expect(await items(run.body.id)).toBeGreaterThanOrEqual(1);
+
+    await db.query(`UPDATE manifest_api.recoveries SET created_at = now() - interval '30 days 1 minute' WHERE id = $1`, [run.body.id]);
+    expect(await t.app.get(RecoveryPurge).purge()).toBe(1);
+    expect((await t.request('GET', `/api/recoveries/${run.body.id}`, { token })).status).toBe(404);
+    expect(await items(run.body.id)).toBe(0);
+    expect((await t.request('GET', `/api/recoveries/${young.body.id}`, { token })).status).toBe(200);
+    expect(await stateOf(resultId)).not.toBe('failed');
   });
 });

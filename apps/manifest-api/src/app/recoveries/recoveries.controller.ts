@@ -58,7 +58,7 @@ export class RecoveriesController {
   }
 
   @Get('recoveries/:recoveryId')
-  @ApiOperation({ summary: 'Progress of a recovery', description: 'How many of the deliveries it retried were delivered, failed again or are still being retried.' })
+  @ApiOperation({ summary: 'Progress of a recovery', description: 'How many of the deliveries it retried were delivered, failed again or are still being retried. A recovery is kept 30 days; after that it is 404.' })
   @ApiOkResponse({ type: RecoveryView, example: RECOVERY_EXAMPLE })
   @ApiProblems(404)
   get(@WorkspaceId() workspaceId: string, @Param('recoveryId', new IdPipe('The recovery')) id: string): Promise<RecoveryView> {
