@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, validateSync } from 'class-validator';
+import { IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength, validateSync } from 'class-validator';
 import { IsRfc3339DateTime } from '../formats/format.decorators';
 import { compileClassCheck } from './class-check';
 
@@ -11,6 +11,7 @@ class Sample {
   @IsOptional() @IsString() @Matches(new RegExp('^\\p{2}$|^.{2}$')) code?: string;
   @IsOptional() @IsUrl({ require_protocol: true, protocols: ['https'], require_tld: false }) site?: string;
   @IsOptional() @IsRfc3339DateTime() at?: string;
+  @IsOptional() @IsString() @MinLength(2) @MaxLength(3) word?: string;
 }
 
 const byClassValidator = (value: object) =>
@@ -33,6 +34,11 @@ describe('compileClassCheck', () => {
     ['a date-time with an offset', { attempt: 1, at: '2026-11-23T10:00:00+02:00' }],
     ['a date-time without one', { attempt: 1, at: '2026-11-23T10:00:00' }],
     ['an unknown key', { attempt: 1, extra: true }],
+    ['a word long enough', { attempt: 1, word: 'ab' }],
+    ['a word too short once its variation selector is not counted', { attempt: 1, word: 'a\uFE0F' }],
+    ['a word short enough once its variation selectors are not counted', { attempt: 1, word: 'abc\uFE0F' }],
+    ['a word too long', { attempt: 1, word: 'abcd' }],
+    ['an astral character counted once', { attempt: 1, word: '😀😀' }],
   ])('judges %s as class-validator does', (_name, value) => {
     expect(check(value)).toBe(byClassValidator(value));
   });

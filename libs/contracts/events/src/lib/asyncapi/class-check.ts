@@ -1,13 +1,13 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { isURL, isUUID } from 'class-validator';
+import { isURL, isUUID, maxLength, minLength } from 'class-validator';
 import { isAsciiEmail, isRfc3339DateTime } from '../formats/formats';
-import { classSchema, SchemaComponents, URL_KEYWORD } from './json-schema';
+import { classSchema, SchemaComponents, URL_KEYWORD, type Json, type JsonObject } from './json-schema';
 
 /**
  * One ajv for every compiled check, set to judge values as class-validator does: the formats and the URL keyword
  * call the decorators' own functions (formats/formats.ts, validator.js's `isURL`), patterns run without the `u` flag
- * as `@Matches` runs them, and numbers must be finite, as `@IsInt` and `@IsNumber` require (JSON.parse reads 1e999
- * as Infinity).
+ * as `@Matches` runs them, numbers must be finite, as `@IsInt` and `@IsNumber` require (JSON.parse reads 1e999
+ * as Infinity), and lengths are counted by `@MinLength`'s and `@MaxLength`'s own functions (LENGTH_KEYWORD).
  */
 const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, unicodeRegExp: false });
 ajv.addFormat('uuid', (s: string) => isUUID(s));
@@ -21,6 +21,33 @@ ajv.addKeyword({
 });
 
 /**
+ * JSON Schema counts a string's length in code points; class-validator does not count variation selectors either
+ * ("a\uFE0F" is one long to it, two to ajv). The compiled checks hand `minLength` and `maxLength` to its functions.
+ */
+const LENGTH_KEYWORD = 'x-length';
+ajv.addKeyword({
+  keyword: LENGTH_KEYWORD,
+  type: 'string',
+  schemaType: 'object',
+  validate: ({ min, max }: { min?: number; max?: number }, value: string) =>
+    (min === undefined || minLength(value, min)) && (max === undefined || maxLength(value, max)),
+});
+
+/** The schema with every `minLength`/`maxLength` moved into LENGTH_KEYWORD (documents keep the standard keywords). */
+function exactLengths(node: Json): Json {
+  if (Array.isArray(node)) return node.map(exactLengths);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key !== 'minLength' && key !== 'maxLength') out[key] = exactLengths(value);
+  }
+  if (node['minLength'] !== undefined || node['maxLength'] !== undefined) {
+    out[LENGTH_KEYWORD] = { ...(node['minLength'] === undefined ? {} : { min: node['minLength'] }), ...(node['maxLength'] === undefined ? {} : { max: node['maxLength'] }) };
+  }
+  return out;
+}
+
+/**
  * `cls`'s class-validator rules as one compiled check (classSchema, the generator the AsyncAPI document uses):
  * a value is checked without building and walking class instances. `closed` refuses unknown keys at every level,
  * as class-validator's `whitelist` with `forbidNonWhitelisted` does. Throws when a rule has no mapping.
@@ -28,5 +55,5 @@ ajv.addKeyword({
 export function compileClassCheck(cls: new () => object, closed: boolean): ValidateFunction {
   const components = new SchemaComponents();
   const root = classSchema(cls, closed, components);
-  return ajv.compile({ ...root, components: { schemas: components.schemas } });
+  return ajv.compile(exactLengths({ ...root, components: { schemas: components.schemas } }) as JsonObject);
 }

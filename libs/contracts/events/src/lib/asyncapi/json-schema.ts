@@ -10,10 +10,10 @@ export interface JsonObject {
 }
 
 type Constructor = new () => object;
+type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 // class-transformer's `@Type` records, which its package index does not export (its own storage module, typed).
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: TypeStorage };
-type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
 
 /** Named schemas of payload classes and the classes they nest, in `components.schemas`. */
 export class SchemaComponents {
