@@ -176,6 +176,15 @@ describe('compiled checks of result contents', () => {
     });
   });
 
+  it('name the null block of its own body while other bodies are checked meanwhile', async () => {
+    const withNull = edit((b) => { section(b).blocks = [null]; });
+    const first = compiled.transform(copy(withNull), { type: 'body', metatype: ResultContentDto });
+    // Checked while the first awaits class-transformer's failure: the check's findings are now this body's.
+    await compiled.transform(copy({ ...minimal, tokensUsed: -1 }), { type: 'body', metatype: ResultContentDto }).catch(() => undefined);
+    const refused = await first.catch((err: ProblemException) => err.toProblem());
+    expect(refused).toMatchObject({ status: 400, errors: [{ field: 'sections[0].blocks[0]' }] });
+  });
+
   it('refuse an image given as an array, which @ValidateNested alone accepted', async () => {
     const body = { ...minimal, image: [{ url: 'https://img.example/i.jpg', attribution: 'a' }] };
     expect(await outcome(classValidatorOnly, body, ResultContentDto)).toMatchObject({ refused: { errors: [{ field: 'image' }] } });

@@ -55,13 +55,15 @@ class ProblemValidationPipe extends ValidationPipe {
     }
     const check = metadata.type === 'body' ? this.checks.get(metadata.metatype as BodyClass) : undefined;
     if (check?.(value)) return Object.assign(Object.create((metadata.metatype as BodyClass).prototype) as object, value);
+    // Read now: the check keeps only its last call's findings, and other requests check while this one awaits.
+    const found = check?.errors;
     try {
       return await super.transform(value, metadata);
     } catch (err) {
       // class-transformer cannot build some bad bodies at all (a null where a discriminator is read throws a
       // TypeError): the compiled check's own finding then names the place, a 400 and not a 500.
-      if (err instanceof HttpException || !check) throw err;
-      throw problems.validation(fieldErrorsOf(check.errors));
+      if (err instanceof HttpException || !found) throw err;
+      throw problems.validation(fieldErrorsOf(found));
     }
   }
 }
