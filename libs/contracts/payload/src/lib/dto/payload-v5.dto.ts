@@ -53,8 +53,8 @@ export class PayloadV5Dto implements PayloadCommon {
   @Matches(UTC_TIMESTAMP_PATTERN) published_at!: string;
   @IsString() @Matches(LANGUAGE_CODE_PATTERN) source_lang!: string;
   @IsInt() @Min(0) @PresenceRules(countRules) articles_count!: number;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ArticleDto) articles!: ArticleDto[];
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ClusterDto) clusters!: ClusterDto[];
+  @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ArticleDto) articles!: ArticleDto[];
+  @IsArray() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ClusterDto) clusters!: ClusterDto[];
   @Nullable() @IsString() llm_response!: string | null;
   @OptionalKey() @IsObject() @RecordOf(LocaleEntryDto, LANGUAGE_CODE_PATTERN) locales?: Record<string, LocaleEntry>;
   @IsObject() @RecordOf(StepEntryDto, ANY_STEP_NAME) steps!: Record<string, StepEntry>;
@@ -62,8 +62,9 @@ export class PayloadV5Dto implements PayloadCommon {
   @IsInt() @Min(0) tokens_used!: number;
   @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) cost!: number;
 
+  // @IsObject({ each }) beside @ValidateNested({ each }): alone, it checks the members of an array given as an element.
   // §2.3: absent when there is nothing to send; when present, never empty.
-  @OptionalKey() @IsArray() @ArrayNotEmpty() @ValidateNested({ each: true }) @Type(() => SectionDto) sections?: SectionDto[];
+  @OptionalKey() @IsArray() @ArrayNotEmpty() @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SectionDto) sections?: SectionDto[];
   @OptionalKey() @IsObject() @ValidateNested() @Type(() => ImageDto) image?: ImageDto;
   @OptionalKey() @IsArray() @ArrayNotEmpty() @IsString({ each: true }) tags?: string[];
   @OptionalKey() @IsIn(PUBLISH_MODES) publish_mode?: PublishMode;

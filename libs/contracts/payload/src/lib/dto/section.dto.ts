@@ -1,7 +1,7 @@
 // class-transformer's @Type reads design metadata through the Reflect API.
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { ArrayNotEmpty, IsArray, IsNotEmpty, IsString, ValidateNested } from 'class-validator';
+import { ArrayNotEmpty, IsArray, IsNotEmpty, IsObject, IsString, ValidateNested } from 'class-validator';
 import { BASELINE_SECTION_TYPE } from '../payload.constants';
 import { Block } from '../types/block.types';
 import { Section } from '../types/section.types';
@@ -24,6 +24,7 @@ export class SectionDto implements Section {
 
   @IsArray()
   @ArrayNotEmpty()
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => UnknownBlockDto, { discriminator: BLOCK_DISCRIMINATOR, keepDiscriminatorProperty: true })
   blocks!: Block[];

@@ -42,6 +42,11 @@ export function invalidPayloads(): Array<[string, Json]> {
     ['a fields key whose value nobody set (null)', { ...article(), fields: { category: 'markets', byline: null } }],
     ['a blank fields value', { ...article(), fields: { category: ' ' } }],
     ['an empty selection in fields', { ...article(), fields: { category: 'markets', region: [] } }],
+    // An array where one object is due: @ValidateNested alone checks an array's members instead.
+    ['an article given as an array', { ...cluster(), articles: [(cluster()['articles'] as Json[])] }],
+    ['a section given as an array', { ...article(), sections: [sections(article())] }],
+    ['a block given as an array', withFirstBlock(article(), [{ type: 'paragraph', text: 'x' }] as unknown as Json)],
+    ['a null block', withFirstBlock(article(), null as unknown as Json)],
   ];
 }
 
