@@ -20,6 +20,12 @@ describe('validatePayload (class-validator)', () => {
     expect(validatePayload(body)).not.toEqual([]);
   });
 
+  it('answers a null block with a problem naming it, as the paths of the other problems read, instead of throwing', () => {
+    const body = parse(buildPayload(articleInput()).body) as { sections: { blocks: unknown[] }[] };
+    body.sections[0].blocks.push(null);
+    expect(validatePayload(body)).toEqual([`sections.0.blocks.${body.sections[0].blocks.length - 1}: each block must be an object`]);
+  });
+
   it('rejects articles_count that does not match articles', () => {
     const body = parse(buildPayload(articleInput()).body) as Record<string, unknown>;
     expect(validatePayload({ ...body, articles_count: 7 })).toContain('articles_count: articles_count must equal articles.length');

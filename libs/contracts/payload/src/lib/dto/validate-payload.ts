@@ -25,6 +25,6 @@ function missingBlocks(plain: object): string[] {
   return sections.flatMap((section: unknown, i) => {
     const blocks: unknown = typeof section === 'object' && section !== null ? (section as { blocks?: unknown }).blocks : undefined;
     if (!Array.isArray(blocks)) return [];
-    return blocks.flatMap((block: unknown, j) => (block === null || block === undefined ? [`sections[${i}].blocks[${j}]: each block must be an object`] : []));
+    return blocks.flatMap((block: unknown, j) => (block === null || block === undefined ? [`sections.${i}.blocks.${j}: each block must be an object`] : []));
   });
 }
