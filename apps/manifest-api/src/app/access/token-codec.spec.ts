@@ -1,4 +1,4 @@
-import { bearerToken, DigestedSecret, generateToken, hashToken, sameSecret, tokenDigest } from './token-codec';
+import { bearerToken, DigestedSecret, generateToken, hashToken, tokenDigest } from './token-codec';
 
 describe('token codec', () => {
   it('makes owd_ tokens with 256 random bits and keeps only a display prefix and a SHA-256 hash', () => {
@@ -21,8 +21,8 @@ describe('token codec', () => {
   });
 
   it('compares secrets of different lengths without throwing', () => {
-    expect(sameSecret('a'.repeat(40), 'a'.repeat(40))).toBe(true);
-    expect(sameSecret('a'.repeat(40), 'a')).toBe(false);
+    expect(new DigestedSecret('a'.repeat(40)).matches(tokenDigest('a'.repeat(40)))).toBe(true);
+    expect(new DigestedSecret('a').matches(tokenDigest('a'.repeat(40)))).toBe(false);
   });
 
   it('matches a digested secret by the digest a token is looked up by', () => {

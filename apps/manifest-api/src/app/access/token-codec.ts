@@ -37,11 +37,6 @@ export class DigestedSecret {
   }
 }
 
-/** Constant-time comparison of two strings of any length (hashes first, so lengths do not leak). */
-export function sameSecret(a: string, b: string): boolean {
-  return new DigestedSecret(b).matches(tokenDigest(a));
-}
-
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header ?? '');

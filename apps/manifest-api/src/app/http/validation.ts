@@ -24,7 +24,7 @@ export function flattenValidationErrors(errors: readonly ValidationError[], path
 type BodyClass = new () => object;
 
 /** ajv's `/sections/0/blocks/0` as the API names fields: `sections[0].blocks[0]`. */
-export function fieldErrorsOf(errors: readonly ErrorObject[] | null | undefined): FieldError[] {
+function fieldErrorsOf(errors: readonly ErrorObject[] | null | undefined): FieldError[] {
   return (errors ?? []).map((e) => ({
     field: e.instancePath.split('/').slice(1).reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), ''),
     message: e.message ?? e.keyword,
