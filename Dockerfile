@@ -7,6 +7,8 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
+# The install applies these to node_modules (patch-package, package.json's postinstall).
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN NX_DAEMON=false npx nx run-many -t build \
@@ -15,8 +17,10 @@ RUN NX_DAEMON=false npx nx run-many -t build \
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; no install scripts run in the runtime image.
+# Production dependencies only; no install scripts run in the runtime image. kafkajs comes from the build
+# stage, where the install applied patches/ to it (its producer's encoding: docs/performance.md).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY --from=build /src/node_modules/kafkajs ./node_modules/kafkajs
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production

@@ -10,6 +10,8 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 cp package.json package-lock.json "$stage/"
 (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
+# kafkajs as the Dockerfile takes it: patched by the install (patches/), which the runtime stage does not run.
+rm -rf "$stage/node_modules/kafkajs" && cp -r node_modules/kafkajs "$stage/node_modules/kafkajs"
 mkdir -p "$stage/apps"
 cp -r dist/apps/. "$stage/apps/"
 cp deploy/docker/source-maps.cjs "$stage/apps/"

@@ -5,10 +5,12 @@ export NX_NO_CLOUD=true NX_DAEMON=false NX_TUI=false NX_SKIP_NX_CACHE_WARNING=tr
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-# Installs the exact dependencies of the lock file when they are missing or older than the lock.
+# Installs the exact dependencies of the lock file when they are missing or older than the lock or than a
+# patch the install applies to them (patches/).
 ensure_deps() {
   command -v node >/dev/null || { echo "Node.js 20+ is required" >&2; exit 1; }
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ] \
+    || [ -n "$(find patches -newer node_modules/.package-lock.json -print -quit 2>/dev/null)" ]; then
     say "installing dependencies (npm ci)"
     npm ci --no-audit --no-fund --loglevel=error
   fi

@@ -1,0 +1,130 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+// kafkajs exports no types for its internals. patches/kafkajs+2.2.4.patch changes how its producer encodes a
+// request (buffers not zero-filled and sized ahead, headers written in place, the checksum eight bytes a step);
+// these tests hold the patched encoder to the bytes kafkajs 2.2.4 wrote.
+const produce = require('kafkajs/src/protocol/requests/produce') as {
+  protocol(v: { version: number }): (r: Record<string, unknown>) => { request: unknown };
+};
+const encodeRequest = require('kafkajs/src/protocol/request') as (r: Record<string, unknown>) => Promise<{ buffer: Buffer }>;
+const Long = require('kafkajs/src/utils/long') as { fromNumber(n: number): unknown };
+const encodeRecord = require('kafkajs/src/protocol/recordBatch/record/v0') as (r: Record<string, unknown>) => { buffer: Buffer };
+const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0') as { RecordBatch(r: Record<string, unknown>): Promise<{ buffer: Buffer }> };
+const decodeRecordBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder') as (d: unknown) => Promise<{ records: DecodedRecord[] }>;
+const Decoder = require('kafkajs/src/protocol/decoder') as new (b: Buffer) => unknown;
+const crc32C = require('kafkajs/src/protocol/recordBatch/crc32C') as (b: Buffer) => number;
+
+interface DecodedRecord { key: Buffer | null; value: Buffer | null; headers: Record<string, Buffer | Buffer[]>; offset: string }
+interface Message { key: string | null; value: string | Buffer; headers: Record<string, string | Buffer | string[]>; timestamp: number }
+
+const headersOf = (i: number): Message['headers'] => ({
+  'event-type': 'payload.built', 'schema-version': '1', 'event-id': `0190a3b4-aaaa-7bbb-8ccc-${String(i).padStart(12, '0')}`,
+  ce_source: 'urn:owd:payload-builder', ce_time: '2026-11-25T10:00:00.000Z', 'ce_ü': 'wert ü €',
+  traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', binary: Buffer.from([0, 1, 2, 255]), many: ['a', 'bb', 'ccc'],
+});
+
+/** Keys absent and present, values as text (with multi-byte characters) and as bytes, 0 B to 9 KiB, timestamps minutes apart. */
+const message = (i: number, size: number): Message => ({
+  key: i % 3 === 0 ? null : `res_${i}`,
+  value: i % 2 === 0 ? JSON.stringify({ i, text: 'é€😀'.repeat(i), body: 'A'.repeat(size) }) : Buffer.alloc(size, i),
+  headers: i % 4 === 3 ? {} : headersOf(i),
+  timestamp: 1764000000000 + i * 300_001,
+});
+
+const requests = [
+  {
+    name: 'one small record',
+    topicData: [{ topic: 't.one', partitions: [{ partition: 0, firstSequence: 0, messages: [message(1, 10)] }] }],
+    // SHA-256 of what unpatched kafkajs 2.2.4 wrote for produce v3 and v7.
+    sha256: {
+      3: '642856251293d78a3666ed50328f873b7787fe315bb6fdb249a0aab62a3dc3ed',
+      7: '3abebc3b65f4b3c9edfa1e65a49fa7410f637cc36f45b97c931ce1342084e68d',
+    },
+    length: 414,
+  },
+  {
+    name: 'two topics, several partitions, records of 0 B to 9 KiB',
+    topicData: [
+      {
+        topic: 'owd.payload.built',
+        partitions: [
+          { partition: 0, firstSequence: 5, messages: Array.from({ length: 12 }, (_, i) => message(i, i * 800)) },
+          { partition: 3, firstSequence: 2_000_000, messages: [message(12, 0), message(13, 5_000)] },
+        ],
+      },
+      { topic: 'owd.result.status-ü', partitions: [{ partition: 1, firstSequence: 7, messages: Array.from({ length: 40 }, (_, i) => message(i + 20, 300)) }] },
+    ],
+    sha256: {
+      3: 'bf356c83ac8f1c170e5104b285557b665f428144668b955f610bf89082ac8153',
+      7: '7a503760ac349c066fb77eb6abeeb19c280997f7be2b4ffb20c6ba29cc3919a8',
+    },
+    length: 90440,
+  },
+];
+
+async function encodeProduce(version: 3 | 7, topicData: unknown): Promise<Buffer> {
+  const { request } = produce.protocol({ version })({
+    acks: -1, timeout: 30000, compression: 0, topicData, transactionalId: null, producerId: Long.fromNumber(4242), producerEpoch: 3,
+  });
+  return (await encodeRequest({ correlationId: 77, clientId: 'owd-test', request })).buffer;
+}
+
+/** The checksum one byte at a time from the Castagnoli polynomial, as the standard defines it. */
+function crc32CByteAtATime(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+describe('the producer requests kafkajs encodes (patched)', () => {
+  it.each(requests)('writes the bytes kafkajs 2.2.4 wrote: $name', async ({ topicData, sha256, length }) => {
+    for (const version of [3, 7] as const) {
+      const bytes = await encodeProduce(version, topicData);
+      expect(bytes.length).toBe(length);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(sha256[version]);
+    }
+  });
+
+  it('writes records that decode to the keys, values and headers sent', async () => {
+    const messages = Array.from({ length: 9 }, (_, i) => message(i, i * 1_000));
+    const records = messages.map((m, i) => encodeRecord({ ...m, offsetDelta: i, timestampDelta: m.timestamp - messages[0].timestamp }));
+    const batch = await RecordBatch({ records, firstTimestamp: messages[0].timestamp, maxTimestamp: messages[8].timestamp, lastOffsetDelta: 8 });
+    const { records: decoded } = await decodeRecordBatch(new Decoder(batch.buffer));
+    expect(decoded).toHaveLength(9);
+    decoded.forEach((record, i) => {
+      const sent = messages[i];
+      expect(record.key?.toString() ?? null).toBe(sent.key);
+      expect(Buffer.compare(record.value as Buffer, Buffer.from(sent.value))).toBe(0);
+      expect(Object.keys(record.headers)).toEqual(Object.keys(sent.headers));
+      for (const [key, value] of Object.entries(sent.headers)) {
+        const read = record.headers[key];
+        expect(Array.isArray(read) ? read.map(String) : Buffer.from(read as Buffer)).toEqual(Array.isArray(value) ? value : Buffer.from(value));
+      }
+    });
+  });
+
+  it('checksums as CRC-32C does, at every length around its eight-byte steps', () => {
+    expect(crc32C(Buffer.from('123456789'))).toBe(0xe3069283);
+    expect(crc32C(Buffer.alloc(0))).toBe(0);
+    for (let length = 0; length <= 70; length++) {
+      const bytes = randomBytes(length);
+      expect(crc32C(bytes)).toBe(crc32CByteAtATime(bytes));
+    }
+    const large = randomBytes(100_003);
+    expect(crc32C(large)).toBe(crc32CByteAtATime(large));
+  });
+
+  it('encodes a record without zero-filling buffers it writes over', () => {
+    const sent = { ...message(2, 6_000), offsetDelta: 0, timestampDelta: 0 };
+    const alloc = jest.spyOn(Buffer, 'alloc');
+    try {
+      encodeRecord(sent);
+      expect(alloc).not.toHaveBeenCalled();
+    } finally {
+      alloc.mockRestore();
+    }
+  });
+});
