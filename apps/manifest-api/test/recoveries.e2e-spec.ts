@@ -127,6 +127,38 @@ describe('manifest-api failed deliveries and bulk recovery', () => {
     expect((await t.request('GET', `/api/recoveries/${run.body.id}`, { token: otherToken })).status).toBe(404);
   });
 
+  it('lists a result among the failed exactly while it is failed, at the time it last failed, whichever way it leaves', async () => {
+    const db = t.app.get(DataSource);
+    const listed = async (resultId: string) => (await db.query(
+      `SELECT f.failed_at = r.state_updated_at AS at_its_failure FROM manifest_api.failed_results f JOIN manifest_api.results r ON r.id = f.result_id
+        WHERE f.result_id = $1`, [resultId])) as { at_its_failure: boolean }[];
+    const inFailedList = async (resultId: string) => (await t.request('GET', `/api/failed-deliveries?goalId=${economy}&limit=100`, { token }))
+      .body.data.some((f: { resultId: string }) => f.resultId === resultId);
+
+    const { resultId, deliveryId } = await failedResult(economy);
+    expect(await listed(resultId)).toEqual([{ at_its_failure: true }]);
+    const firstFailure = (await db.query(`SELECT failed_at FROM manifest_api.failed_results WHERE result_id = $1`, [resultId]))[0].failed_at as Date;
+
+    // Retried by hand (another statement than the projection's): off the list.
+    expect((await t.request('POST', `/api/results/${resultId}/retry`, { token })).status).toBe(202);
+    expect(await stateOf(resultId)).toBe('retry_requested');
+    expect(await listed(resultId)).toEqual([]);
+    expect(await inFailedList(resultId)).toBe(false);
+
+    // Its new series fails again: back on the list, at the new failure's time.
+    await producer.emit(DeliveryAttempted, attempt(resultId, economy, deliveryId, { status: 503, outcome: 'retriable', errorClass: 'server_error' }), { correlationId: resultId });
+    await waitFor(async () => (await stateOf(resultId)) === 'failed', { what: `${resultId} failed again` });
+    expect(await listed(resultId)).toEqual([{ at_its_failure: true }]);
+    const again = (await db.query(`SELECT failed_at FROM manifest_api.failed_results WHERE result_id = $1`, [resultId]))[0].failed_at as Date;
+    expect(again.getTime()).toBeGreaterThan(firstFailure.getTime());
+    expect(await inFailedList(resultId)).toBe(true);
+
+    // A new revision takes it out of `failed` as well (an entity save, a third way of changing a result).
+    expect((await t.request('PUT', `/api/results/${resultId}/content`, { token, body: articleContent({ title: 'Corrected' }) })).status).toBe(200);
+    expect(await stateOf(resultId)).toBe('received');
+    expect(await listed(resultId)).toEqual([]);
+  });
+
   it('keeps a recovery 30 days: the purge then removes it with its items, and reading it is 404', async () => {
     const { resultId } = await failedResult(economy);
     const run = await t.request('POST', '/api/recoveries', { token, body: { goalId: economy, since: new Date(Date.now() - 60_000).toISOString() } });

@@ -40,11 +40,16 @@ interface RecoveryRow {
   pending: number;
 }
 
-/** Failed deliveries of a workspace ($1), newest first, narrowed by goal ($2), time ($3, $4) and error class ($5). */
-const FAILED = `FROM manifest_api.results r JOIN manifest_api.goals g ON g.id = r.goal_id AND g.deleted_at IS NULL
-  WHERE r.workspace_id = $1 AND r.state = 'failed' AND r.delivery_id IS NOT NULL
-    AND ($2::uuid IS NULL OR r.goal_id = $2) AND ($3::timestamptz IS NULL OR r.state_updated_at >= $3)
-    AND ($4::timestamptz IS NULL OR r.state_updated_at < $4) AND ($5::text IS NULL OR r.last_error->>'errorClass' = $5)`;
+/**
+ * Failed deliveries of a workspace ($1), newest first, narrowed by goal ($2), time ($3, $4) and error class ($5). They are
+ * read through `failed_results` (its rows are the failed results, `failed_at` their `state_updated_at`), whose index
+ * keeps them in that order: `results` itself has no index on its state, so that state changes stay HOT updates.
+ */
+const FAILED = `FROM manifest_api.failed_results f JOIN manifest_api.results r ON r.id = f.result_id
+  JOIN manifest_api.goals g ON g.id = r.goal_id AND g.deleted_at IS NULL
+  WHERE f.workspace_id = $1 AND r.state = 'failed' AND r.delivery_id IS NOT NULL
+    AND ($2::uuid IS NULL OR r.goal_id = $2) AND ($3::timestamptz IS NULL OR f.failed_at >= $3)
+    AND ($4::timestamptz IS NULL OR f.failed_at < $4) AND ($5::text IS NULL OR r.last_error->>'errorClass' = $5)`;
 
 /**
  * The cross-goal view of failed deliveries, and bulk recovery: each failed delivery retried by hand as
@@ -61,10 +66,10 @@ export class RecoveriesService {
     const after = query.cursor ? decodeCursor(query.cursor) : null;
     const rows: FailedRow[] = await this.dataSource.query(
       `SELECT r.id, r.goal_id, g.name AS goal_name, r.content->>'title' AS title, r.state_revision, r.delivery_id,
-              r.state_updated_at AS failed_at, to_char(r.state_updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS failed_key,
+              f.failed_at, to_char(f.failed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS failed_key,
               r.state_reason, r.last_error
-         ${FAILED} AND ($6::timestamptz IS NULL OR (r.state_updated_at, r.id) < ($6::timestamptz, $7::text))
-        ORDER BY r.state_updated_at DESC, r.id DESC LIMIT $8`,
+         ${FAILED} AND ($6::timestamptz IS NULL OR (f.failed_at, f.result_id) < ($6::timestamptz, $7::text))
+        ORDER BY f.failed_at DESC, f.result_id DESC LIMIT $8`,
       [workspaceId, query.goalId ?? null, query.since ?? null, query.until ?? null, query.errorClass ?? null,
         after?.failedAt ?? null, after?.resultId ?? null, limit + 1],
     );
@@ -93,7 +98,7 @@ export class RecoveriesService {
       // Locked oldest first; a row another recovery took meanwhile no longer matches when its lock is granted.
       const picked: { result_id: string; goal_id: string; delivery_id: string }[] = await m.query(
         `WITH failed AS (SELECT r.id, r.goal_id, r.delivery_id, r.state_updated_at ${FAILED}
-            ORDER BY r.state_updated_at, r.id LIMIT $7 FOR UPDATE OF r)
+            ORDER BY f.failed_at, f.result_id LIMIT $7 FOR UPDATE OF r)
          , recovered AS (INSERT INTO manifest_api.recovery_items (recovery_id, result_id, delivery_id, failed_at)
             SELECT $6, id, delivery_id, state_updated_at FROM failed
             ON CONFLICT (delivery_id, failed_at) DO NOTHING RETURNING result_id)
