@@ -50,7 +50,7 @@ describe('manifest-api migration: failed_results', () => {
     expect(await failedRows()).toEqual([{ result_id: 'res_failed_before', failed_at: new Date('2026-11-20T08:00:00Z') }]);
     expect(await indexes()).not.toContain('results_failed_idx');
     const [{ reloptions }] = await dataSource.query(`SELECT reloptions FROM pg_class WHERE oid = 'manifest_api.results'::regclass`);
-    expect(reloptions).toEqual(['fillfactor=80']);
+    expect(reloptions).toEqual(['fillfactor=70']);
 
     // Into failed on insert and update, its time kept in step while it stays failed, out when it leaves.
     await insertResult('res_failed_after', 'failed', '2026-11-21T08:00:00Z');
