@@ -10,8 +10,12 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 cp package.json package-lock.json "$stage/"
 (cd "$stage" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null)
-# kafkajs as the Dockerfile takes it: patched by the install (patches/), which the runtime stage does not run.
-rm -rf "$stage/node_modules/kafkajs" && cp -r node_modules/kafkajs "$stage/node_modules/kafkajs"
+# Every package patches/ changes, as the Dockerfile takes it: patched by the install, which the runtime stage does
+# not run (patches/<scope>+<name>+<version>.patch).
+for patch in patches/*.patch; do
+  package=$(basename "$patch" .patch); package=${package%+*}; package=${package//+//}
+  rm -rf "$stage/node_modules/$package" && cp -r "node_modules/$package" "$stage/node_modules/$package"
+done
 mkdir -p "$stage/apps"
 cp -r dist/apps/. "$stage/apps/"
 cp deploy/docker/source-maps.cjs "$stage/apps/"

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '../../../../..');
+
+/** The packages patches/ changes, by their file names (`<scope>+<name>+<version>.patch`). */
+const patchedPackages = readdirSync(join(ROOT, 'patches'))
+  .filter((f) => f.endsWith('.patch'))
+  .map((f) => f.slice(0, -'.patch'.length).split('+').slice(0, -1).join('/'));
+
+/** Runs a script in a Node.js process of its own (a fresh module cache and untouched globals); returns its output. */
+function inFreshProcess(script: string): string {
+  return execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' });
+}
+
+describe('packages patched by the install (patches/)', () => {
+  it('are taken by the image from the build stage, where the install patched them, and by the image check', () => {
+    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common']));
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    for (const name of patchedPackages) {
+      expect(dockerfile).toContain(`COPY --from=build /src/node_modules/${name} ./node_modules/${name}`);
+    }
+    // check-image.sh copies every one of them into its stage, whatever their names.
+    expect(readFileSync(join(ROOT, 'scripts/check-image.sh'), 'utf8')).toMatch(/for patch in patches\/\*\.patch; do/);
+  });
+
+  describe('@nestjs/common: its loggers make their timestamp format on first use', () => {
+    // A formatter made when the module loads touches ICU's locale data: ~7 MiB resident in every service, none of
+    // which formats a Nest timestamp (they log through pino). docs/performance.md, sixteenth round.
+    const counting = `
+      const Real = Intl.DateTimeFormat; let made = 0;
+      Intl.DateTimeFormat = function (...args) { made++; return new Real(...args); };`;
+
+    it('loading it makes no Intl.DateTimeFormat', () => {
+      const made = inFreshProcess(`${counting}
+        require('@nestjs/common'); require('@nestjs/core');
+        process.stdout.write(String(made));`);
+      expect(made).toBe('0');
+    });
+
+    it('Logger and ConsoleLogger still format their timestamps as before, making the format once', () => {
+      const out = JSON.parse(inFreshProcess(`${counting}
+        const { Logger, ConsoleLogger } = require('@nestjs/common');
+        Date.now = () => Date.UTC(2026, 10, 25, 18, 5, 9);
+        const stamps = [Logger.getTimestamp(), new ConsoleLogger().getTimestamp(), Logger.getTimestamp(), new ConsoleLogger().getTimestamp()];
+        const made_ = made;
+        // The format the package made when its modules loaded (before the patch).
+        const before = new Real(undefined, { year: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', day: '2-digit', month: '2-digit' })
+          .format(Date.now());
+        process.stdout.write(JSON.stringify({ stamps, made: made_, before }));`)) as { stamps: string[]; made: number; before: string };
+      // One format per module (logger.service.js and console-logger.service.js each hold one), made when first used.
+      expect(out.made).toBe(2);
+      expect(out.before).toMatch(/2026/);
+      expect(out.stamps).toEqual([out.before, out.before, out.before, out.before]);
+    });
+  });
+});
