@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
 import { randomUUID } from 'node:crypto';
+import type { Agent } from 'undici';
 import { sendAttempt } from '@owd/http-delivery';
 import { buildPayload } from '@owd/payload';
 import { buildDeliveryHeaders } from '@owd/signer';
@@ -23,7 +24,7 @@ import type { SendTestReportView } from './send-test.views';
  */
 @Injectable()
 export class SendTestService implements OnApplicationShutdown {
-  private readonly agent;
+  private agent?: Agent;
   private readonly timeoutMs: number;
 
   constructor(
@@ -33,7 +34,6 @@ export class SendTestService implements OnApplicationShutdown {
     private readonly targets: TargetPolicyService,
     config: ConfigService<ManifestApiConfig, true>,
   ) {
-    this.agent = targets.createAgent({ keepAliveTimeout: 1_000 });
     this.timeoutMs = config.get('ATTEMPT_TIMEOUT_MS', { infer: true });
   }
 
@@ -53,7 +53,7 @@ export class SendTestService implements OnApplicationShutdown {
     const { body } = buildPayload(sampleInput(resultId, goal, now));
     const secret = this.secrets.reveal(goal);
     const headers = buildDeliveryHeaders({ resultId, deliveryId: randomUUID(), timestamp: Math.floor(now.getTime() / 1000), rawBody: body, secret });
-    const attempt = await sendAttempt({ url, body, headers, dispatcher: this.agent, timeoutMs: this.timeoutMs });
+    const attempt = await sendAttempt({ url, body, headers, dispatcher: this.testAgent(), timeoutMs: this.timeoutMs });
     if (attempt.refusedRule) targetPolicyMetrics.refused.inc({ rule: attempt.refusedRule, action: 'send_test' });
 
     const verified = await this.record(workspaceId, goal, url, attempt.outcome === 'delivered');
@@ -82,7 +82,12 @@ export class SendTestService implements OnApplicationShutdown {
     return false;
   }
 
+  /** The Send tests' agent, made by the first one (and undici loaded with it: docs/performance.md, "A pod's memory"). */
+  private testAgent(): Agent {
+    return (this.agent ??= this.targets.createAgent({ keepAliveTimeout: 1_000 }));
+  }
+
   async onApplicationShutdown(): Promise<void> {
-    await this.agent.close();
+    await this.agent?.close();
   }
 }

@@ -1,6 +1,7 @@
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { createGuardedConnector, type GuardedConnectorOptions } from './guarded-connector';
 import { EMPTY_POLICY, type AddressPolicy } from './policy';
+import { undici } from './undici';
 
 // A custom `factory` could bring its own unguarded connector; the connect settings left out here are
 // ignored by undici once `connect` is a function, so they belong in `connect` instead.
@@ -20,5 +21,5 @@ export type GuardedAgentOptions = Omit<Agent.Options, Excluded> & {
 /** The dispatcher for every outbound delivery: `request(url, { dispatcher: createGuardedAgent(policy) })`. */
 export function createGuardedAgent(policy: AddressPolicy = EMPTY_POLICY, options: GuardedAgentOptions = {}): Agent {
   const { connect, ...agentOptions } = options;
-  return new Agent({ ...agentOptions, connect: createGuardedConnector(policy, connect) });
+  return new (undici().Agent)({ ...agentOptions, connect: createGuardedConnector(policy, connect) });
 }

@@ -1,10 +1,11 @@
 import { isIP, type LookupFunction } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { classifyAddress, classifyConnectedAddress } from './classify';
 import { AddressRefusedError } from './errors';
 import { createGuardedLookup } from './guarded-lookup';
 import { normalizeHostname } from './hostname';
 import { EMPTY_POLICY, type AddressPolicy } from './policy';
+import { undici } from './undici';
 
 export type GuardedConnectorOptions = Omit<buildConnector.BuildOptions, 'lookup' | 'socketPath'> & {
   /** Resolver behind the guard (default `dns.lookup`); tests inject one so they never query real DNS. */
@@ -17,7 +18,7 @@ export function createGuardedConnector(
   options: GuardedConnectorOptions = {},
 ): buildConnector.connector {
   const { baseLookup, ...connectOptions } = options;
-  return guardConnector(policy, buildConnector({ ...connectOptions, lookup: createGuardedLookup(policy, baseLookup) }));
+  return guardConnector(policy, undici().buildConnector({ ...connectOptions, lookup: createGuardedLookup(policy, baseLookup) }));
 }
 
 /**

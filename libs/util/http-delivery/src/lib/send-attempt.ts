@@ -1,9 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ERROR_CLASS, type AttemptResult } from './attempt-result';
 import { classifyError } from './classify-error';
 import { classifyResponse } from './classify-response';
 import { readCapped } from './read-capped';
+
+// undici is loaded on the first attempt, not with this library (see address-guard's undici.ts).
+const undici = () => require('undici') as typeof import('undici');
 
 /** Spec §8: one request may take 30 s, headers and body together. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
@@ -50,7 +53,7 @@ export async function sendAttempt(input: SendAttemptInput): Promise<AttemptResul
   let headers: AttemptResult['headers'] = {};
   try {
     // undici.request never follows redirects (there is no redirect interceptor on the dispatcher).
-    const response = await request(input.url, {
+    const response = await undici().request(input.url, {
       method: 'POST',
       body: input.body,
       headers: input.headers,

@@ -1,4 +1,7 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+
+// Loaded on the first body rendered (see markdown.renderer.ts).
+const sanitizer = () => require('sanitize-html') as typeof import('sanitize-html');
 
 const ALIGNMENTS = ['text-align:left', 'text-align:center', 'text-align:right'];
 const TEXT_ALIGN = [{ name: 'style', multiple: false, values: ALIGNMENTS }];
@@ -36,5 +39,5 @@ const OPTIONS: sanitizeHtml.IOptions = {
 
 /** Defence in depth: markdown-it already escapes raw HTML, this guarantees no script, on* or javascript: survives. */
 export function sanitizeBodyHtml(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  return sanitizer()(html, OPTIONS);
 }

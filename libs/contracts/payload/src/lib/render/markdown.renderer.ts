@@ -1,5 +1,4 @@
-import MarkdownIt from 'markdown-it';
-import type { Token } from 'markdown-it';
+import type { MarkdownIt, Token } from 'markdown-it';
 import { sanitizeBodyHtml } from './html.sanitizer';
 import { LruCache } from './lru-cache';
 
@@ -10,7 +9,12 @@ export interface RenderedBody {
 }
 
 // Default preset = CommonMark + GFM tables + strikethrough; raw HTML off so markdown cannot smuggle tags.
-const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false, breaks: false });
+// Made, and markdown-it loaded, on the first render: the API loads this library for its constants and renders only
+// for a Send test, so it does not keep the renderers' modules in memory for nothing (docs/performance.md, "A pod's
+// memory").
+let md: MarkdownIt | undefined;
+const markdownIt = (): MarkdownIt =>
+  (md ??= new (require('markdown-it') as typeof import('markdown-it'))('default', { html: false, linkify: false, typographer: false, breaks: false }));
 
 // Rendering dominates build time; the result is a pure function of the markdown, so rebuilds of a revision reuse it.
 const cache = new LruCache<string, RenderedBody>(256);
@@ -18,9 +22,10 @@ const cache = new LruCache<string, RenderedBody>(256);
 export function renderMarkdown(markdown: string): RenderedBody {
   const cached = cache.get(markdown);
   if (cached !== undefined) return cached;
-  const tokens = md.parse(markdown, {});
+  const parser = markdownIt();
+  const tokens = parser.parse(markdown, {});
   const rendered: RenderedBody = {
-    html: sanitizeBodyHtml(md.renderer.render(tokens, md.options, {})),
+    html: sanitizeBodyHtml(parser.renderer.render(tokens, parser.options, {})),
     firstParagraph: firstParagraphText(tokens),
   };
   cache.set(markdown, rendered);

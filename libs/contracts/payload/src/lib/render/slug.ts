@@ -1,4 +1,5 @@
-import { slugify } from 'transliteration';
+// transliteration is loaded on the first slug derived (see markdown.renderer.ts).
+const transliteration = () => require('transliteration') as typeof import('transliteration');
 import { SLUG_MAX_CHARS } from '../payload.constants';
 import { LruCache } from './lru-cache';
 
@@ -9,7 +10,7 @@ const cache = new LruCache<string, string>(256);
 export function deriveSlug(text: string): string {
   const cached = cache.get(text);
   if (cached !== undefined) return cached;
-  const slug = cutSlug(slugify(text, { lowercase: true, separator: '-', allowedChars: 'a-zA-Z0-9', trim: true }), SLUG_MAX_CHARS);
+  const slug = cutSlug(transliteration().slugify(text, { lowercase: true, separator: '-', allowedChars: 'a-zA-Z0-9', trim: true }), SLUG_MAX_CHARS);
   cache.set(text, slug);
   return slug;
 }
