@@ -16,7 +16,7 @@ function inFreshProcess(script: string): string {
 
 describe('packages patched by the install (patches/)', () => {
   it('are taken by the image from the build stage, where the install patched them, and by the image check', () => {
-    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common']));
+    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', 'class-validator']));
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     for (const name of patchedPackages) {
       expect(dockerfile).toContain(`COPY --from=build /src/node_modules/${name} ./node_modules/${name}`);
@@ -53,6 +53,20 @@ describe('packages patched by the install (patches/)', () => {
       expect(out.made).toBe(2);
       expect(out.before).toMatch(/2026/);
       expect(out.stamps).toEqual([out.before, out.before, out.before, out.before]);
+    });
+  });
+
+  describe('class-validator: libphonenumber-js is loaded by the first phone number checked', () => {
+    // Its metadata is ~2 MB of heap in every service (the event contracts use class-validator); none checks a phone number.
+    it('loading class-validator does not load it; isPhoneNumber loads it and judges as before', () => {
+      const out = JSON.parse(inFreshProcess(`
+        const loaded = () => Object.keys(require.cache).some((f) => f.includes('/node_modules/libphonenumber-js/'));
+        const { isPhoneNumber } = require('class-validator');
+        const before = loaded();
+        const verdicts = [isPhoneNumber('+41 44 668 18 00'), isPhoneNumber('044 668 18 00', 'CH'), isPhoneNumber('+41 44', 'CH'),
+          isPhoneNumber('+1 650 253 0000', 'CH'), isPhoneNumber(' +41 44 668 18 00')];
+        process.stdout.write(JSON.stringify({ before, after: loaded(), verdicts }));`)) as { before: boolean; after: boolean; verdicts: boolean[] };
+      expect(out).toEqual({ before: false, after: true, verdicts: [true, true, false, false, false] });
     });
   });
 });
