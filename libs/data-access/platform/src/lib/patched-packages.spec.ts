@@ -16,7 +16,7 @@ function inFreshProcess(script: string): string {
 
 describe('packages patched by the install (patches/)', () => {
   it('are taken by the image from the build stage, where the install patched them, and by the image check', () => {
-    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', 'class-validator']));
+    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', 'class-validator', 'typeorm']));
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     for (const name of patchedPackages) {
       expect(dockerfile).toContain(`COPY --from=build /src/node_modules/${name} ./node_modules/${name}`);
@@ -67,6 +67,23 @@ describe('packages patched by the install (patches/)', () => {
           isPhoneNumber('+1 650 253 0000', 'CH'), isPhoneNumber(' +41 44 668 18 00')];
         process.stdout.write(JSON.stringify({ before, after: loaded(), verdicts }));`)) as { before: boolean; after: boolean; verdicts: boolean[] };
       expect(out).toEqual({ before: false, after: true, verdicts: [true, true, false, false, false] });
+    });
+  });
+
+  describe('typeorm: a driver is loaded when a data source of its type is made', () => {
+    it('loading typeorm and making a postgres data source loads no other database\'s driver', () => {
+      const out = JSON.parse(inFreshProcess(`
+        const drivers = () => [...new Set(Object.keys(require.cache)
+          .map((f) => /\\/node_modules\\/typeorm\\/driver\\/([a-z0-9-]+)\\/[A-Za-z]+Driver\\.js$/.exec(f)?.[1]).filter(Boolean))].sort();
+        const { DataSource } = require('typeorm');
+        const before = drivers();
+        const source = new DataSource({ type: 'postgres', url: 'postgres://nobody@127.0.0.1:1/none' });
+        process.stdout.write(JSON.stringify({ before, after: drivers(), driver: source.driver.constructor.name }));`)) as { before: string[]; after: string[]; driver: string };
+      // sqlserver and mongodb are still loaded by other typeorm modules that import them directly.
+      const others = (drivers: string[]) => drivers.filter((d) => !['sqlserver', 'mongodb'].includes(d));
+      expect(others(out.before)).toEqual([]);
+      expect(others(out.after)).toEqual(['postgres']);
+      expect(out.driver).toBe('PostgresDriver');
     });
   });
 });
