@@ -44,11 +44,11 @@ describe('packages patched by the install (patches/)', () => {
         const { Logger, ConsoleLogger } = require('@nestjs/common');
         Date.now = () => Date.UTC(2026, 10, 25, 18, 5, 9);
         const stamps = [Logger.getTimestamp(), new ConsoleLogger().getTimestamp(), Logger.getTimestamp(), new ConsoleLogger().getTimestamp()];
-        const made_ = made;
+        const madeForStamps = made;
         // The format the package made when its modules loaded (before the patch).
         const before = new Real(undefined, { year: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', day: '2-digit', month: '2-digit' })
           .format(Date.now());
-        process.stdout.write(JSON.stringify({ stamps, made: made_, before }));`)) as { stamps: string[]; made: number; before: string };
+        process.stdout.write(JSON.stringify({ stamps, made: madeForStamps, before }));`)) as { stamps: string[]; made: number; before: string };
       // One format per module (logger.service.js and console-logger.service.js each hold one), made when first used.
       expect(out.made).toBe(2);
       expect(out.before).toMatch(/2026/);

@@ -1,7 +1,8 @@
-// transliteration is loaded on the first slug derived (see markdown.renderer.ts).
-const transliteration = () => require('transliteration') as typeof import('transliteration');
 import { SLUG_MAX_CHARS } from '../payload.constants';
 import { LruCache } from './lru-cache';
+
+// transliteration (its character map is ~3 MB of heap) is loaded on the first slug derived (see markdown.renderer.ts).
+const transliteration = () => require('transliteration') as typeof import('transliteration');
 
 // Transliteration is a tenth of a warm build; a slug is a pure function of the title, so rebuilds reuse it.
 const cache = new LruCache<string, string>(256);
