@@ -400,6 +400,33 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     expect(r.requests.filter((q) => q.headers['x-sh-delivery'] === payload.deliveryId)).toHaveLength(1);
   });
 
+  it('stores and sends each body of a chunk exactly, whatever their sizes (one binary parameter cut by offset)', async () => {
+    const r = await receiver();
+    const goalId = await h.goal({ url: `${r.url}/in`, secret: SECRET });
+    const bodies = [
+      Buffer.from('{'), Buffer.from(JSON.stringify({ text: 'héllo — ✓ 𝄞' })), Buffer.from([0, 255, 92, 120, 34, 44, 123, 125]),
+      Buffer.from(JSON.stringify({ text: 'x'.repeat(9 * 1024) })), Buffer.from('{"b":"\\\\x00"}'),
+    ];
+    const payloads: DeliveryRequestedPayload[] = bodies.map((body) => ({
+      deliveryId: randomUUID(), resultId: `res_${randomUUID()}`, goalId, revision: 1, bodyBase64: body.toString('base64'),
+      bodySha256: createHash('sha256').update(body).digest('hex'), executedAt: new Date().toISOString(), reason: 'first',
+    }));
+    const chunk = payloads.map((p) => ({ envelope: createEnvelope(DeliveryRequested, p, { correlationId: p.resultId }), trace: {} }));
+    await h.app.get(DataSource).transaction((manager) => h.app.get(DeliveryIntake).deliveries(chunk, manager));
+
+    const { rows } = await h.db.query(
+      `SELECT delivery_id, body, body_sha256 FROM dispatcher.deliveries WHERE delivery_id = ANY($1::uuid[])`,
+      [payloads.map((p) => p.deliveryId)],
+    );
+    const stored = new Map(rows.map((row: { delivery_id: string; body: Buffer }) => [row.delivery_id, row.body]));
+    payloads.forEach((p, i) => expect(stored.get(p.deliveryId)?.equals(bodies[i])).toBe(true));
+    await Promise.all(payloads.map((p) => h.waitForAttempt(p.deliveryId, 1)));
+    payloads.forEach((p, i) => {
+      const sent = r.requests.find((q) => q.headers['x-sh-delivery'] === p.deliveryId) as ReceivedRequest;
+      expectDeliveryHeaders(sent, { ...p, body: bodies[i], eventId: chunk[i].envelope.eventId }, SECRET);
+    });
+  });
+
   it('sends again, with identical bytes, an attempt whose worker died mid-send (its lease expired)', async () => {
     const r = await receiver();
     const goalId = await h.goal({ url: `${r.url}/in` });

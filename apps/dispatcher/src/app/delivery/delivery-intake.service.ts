@@ -88,13 +88,24 @@ export class DeliveryIntake implements OnModuleInit {
       body: Buffer.from((e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload.bodyBase64, 'base64'),
     }));
     const col = <T>(pick: (r: (typeof requested)[number]) => T) => requested.map(pick);
+    // The bodies go as one binary parameter, cut by offset and length: a bytea[] would be an array literal of hex text,
+    // twice each body's size, built by pg in JavaScript and parsed back by PostgreSQL.
+    const starts: number[] = [];
+    let start = 1;
+    for (const r of requested) {
+      starts.push(start);
+      start += r.body.length;
+    }
     const inserted: { delivery_id: string; created_at: Date }[] = await manager.query(
       `INSERT INTO ${S}.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id, goal_version)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[], $5::bytea[], $6::text[], $7::timestamptz[], $8::text[], $9::text[], $10::int[])
+       SELECT u.delivery_id, u.result_id, u.goal_id, u.revision, substring($5::bytea FROM u.body_start FOR u.body_length), u.body_sha256,
+         u.executed_at, u.reason, u.correlation_id, u.goal_version
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::int[], $6::int[], $7::int[], $8::text[], $9::timestamptz[], $10::text[], $11::text[], $12::int[])
+         AS u(delivery_id, result_id, goal_id, revision, body_start, body_length, body_sha256, executed_at, reason, correlation_id, goal_version)
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id, created_at`,
       [
         col((r) => r.d.deliveryId), col((r) => r.d.resultId), col((r) => r.d.goalId), col((r) => r.d.revision),
-        col((r) => r.body), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
+        Buffer.concat(requested.map((r) => r.body)), starts, col((r) => r.body.length), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
         col((r) => r.d.reason), col((r) => r.envelope.correlationId), col((r) => r.d.goalVersion ?? null),
       ],
     );
