@@ -342,6 +342,17 @@ describe('event plumbing on a real broker and database', () => {
     expect(await a.relay.relayOnce()).toBe(2);
   });
 
+  it('stores each event of a transaction as the exact text it publishes, multi-byte and astral characters included', async () => {
+    const events = ['res_plain', 'res_é€ "quoted" \\ back\\slash', 'res_😀 𝄞 ✓', 'res_\u2028\u0001'].map((resultId) => ({ ...retryDue(), resultId }));
+    const envelopes = await a.dataSource.transaction((m) =>
+      a.outbox.addMany(m, DeliveryRetryDue, events.map((e) => ({ payload: e, context: { correlationId: e.resultId } }))));
+
+    const rows: { value: string }[] = await a.dataSource.query(
+      `SELECT value FROM svc_a.outbox WHERE message_key = ANY($1) ORDER BY id`, [events.map((e) => e.resultId)]);
+    expect(rows.map((r) => r.value)).toEqual(envelopes.map((e) => JSON.stringify(e)));
+    expect(await a.relay.relayOnce()).toBe(events.length);
+  });
+
   it('holds no transaction open while a batch is on its way to Kafka, and a second relay of the schema waits for the first', async () => {
     const event = retryDue();
     await a.dataSource.transaction((m) => a.outbox.add(m, DeliveryRetryDue, event, { correlationId: event.resultId }));

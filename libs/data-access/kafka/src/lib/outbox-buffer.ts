@@ -47,15 +47,20 @@ const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
     const all = rows.waiting.splice(0);
     for (const schema of new Set(all.map((r) => r.schema))) {
       const mine = all.filter((r) => r.schema === schema);
-      // The rows go as one JSON document: JSON.stringify escapes the values natively, where text[] parameters
-      // were escaped again, element by element, by the driver (the values are whole events, bodies included).
+      // The rows' small columns go as one JSON document; the values (whole events, bodies included) as one binary
+      // parameter of their UTF-8 bytes, cut by offset: inside the document each would be escaped once more by
+      // JSON.stringify and parsed back by PostgreSQL.
+      const { bytes, starts, lengths } = utf8Concat(mine.map((r) => r.value));
       deferWrite(runner.manager, {
         sql: `INSERT INTO "${schema}".outbox (topic, message_key, value, headers)
-              SELECT topic, message_key, value, headers
-                FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (topic text, message_key text, value text, headers jsonb))
-                  WITH ORDINALITY AS m(topic, message_key, value, headers, n) ORDER BY n
+              SELECT topic, message_key, convert_from(substring($2::bytea FROM value_start FOR value_length), 'UTF8'), headers
+                FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (topic text, message_key text, value_start int, value_length int, headers jsonb))
+                  WITH ORDINALITY AS m(topic, message_key, value_start, value_length, headers, n) ORDER BY n
               RETURNING id::text AS id`,
-        params: [JSON.stringify(mine.map((r) => ({ topic: r.topic, message_key: r.key, value: r.value, headers: r.headers })))],
+        params: [
+          JSON.stringify(mine.map((r, i) => ({ topic: r.topic, message_key: r.key, value_start: starts[i], value_length: lengths[i], headers: r.headers }))),
+          bytes,
+        ],
         returned(ids) {
           // Ids are drawn in insert order (ORDER BY n), so the sorted ids belong to the rows in the order given.
           const sorted = ids.map((r) => BigInt(r['id'] as string)).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
@@ -78,6 +83,19 @@ const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
     written: written.filter((r) => r.depth <= depth),
   }),
 };
+
+/** The texts' UTF-8 bytes one after another, with where each starts (counting from 1, as SQL does) and its length in bytes. */
+function utf8Concat(texts: readonly string[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
+  const lengths = texts.map((t) => Buffer.byteLength(t));
+  const bytes = Buffer.allocUnsafe(lengths.reduce((sum, n) => sum + n, 0));
+  const starts: number[] = [];
+  let offset = 0;
+  for (const text of texts) {
+    starts.push(offset + 1);
+    offset += bytes.write(text, offset);
+  }
+  return { bytes, starts, lengths };
+}
 
 /** Holds rows for the transaction of `manager` until it commits. */
 export function bufferOutboxRows(manager: EntityManager, rows: readonly Omit<BufferedRow, 'depth'>[]): void {
