@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 // kafkajs exports no types for its internals. patches/kafkajs+2.2.4.patch changes how its producer encodes a
-// request (buffers not zero-filled and sized ahead, headers written in place, the checksum eight bytes a step);
-// these tests hold the patched encoder to the bytes kafkajs 2.2.4 wrote.
+// request (buffers not zero-filled and sized ahead, headers written in place, the checksum eight bytes a step) and
+// how its partitioner hashes a key (32-bit arithmetic instead of a Long per step); these tests hold the patched
+// encoder to the bytes kafkajs 2.2.4 wrote and the partitioner to the hashes it gave.
 const produce = require('kafkajs/src/protocol/requests/produce') as {
   protocol(v: { version: number }): (r: Record<string, unknown>) => { request: unknown };
 };
@@ -13,6 +14,7 @@ const { RecordBatch } = require('kafkajs/src/protocol/recordBatch/v0') as { Reco
 const decodeRecordBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder') as (d: unknown) => Promise<{ records: DecodedRecord[] }>;
 const Decoder = require('kafkajs/src/protocol/decoder') as new (b: Buffer) => unknown;
 const crc32C = require('kafkajs/src/protocol/recordBatch/crc32C') as (b: Buffer) => number;
+const murmur2 = require('kafkajs/src/producer/partitioners/default/murmur2') as (key: string | Buffer) => number;
 
 interface DecodedRecord { key: Buffer | null; value: Buffer | null; headers: Record<string, Buffer | Buffer[]>; offset: string }
 interface Message { key: string | null; value: string | Buffer; headers: Record<string, string | Buffer | string[]>; timestamp: number }
@@ -126,5 +128,40 @@ describe('the producer requests kafkajs encodes (patched)', () => {
     } finally {
       alloc.mockRestore();
     }
+  });
+});
+
+/** Keys as the services write them, every length from 0 to 80, multi-byte text and raw bytes. */
+function partitionKeys(): (string | Buffer)[] {
+  return Array.from({ length: 2000 }, (_, i) => {
+    const hex = createHash('sha256').update(`key ${i}`).digest('hex') + createHash('sha256').update(`more ${i}`).digest('hex');
+    switch (i % 5) {
+      case 0: return `res_${hex.slice(0, 32)}`;
+      case 1: return hex.slice(0, i % 81);
+      case 2: return `é€😀${hex.slice(0, i % 13)}`;
+      case 3: return Buffer.from(hex.slice(0, (i % 40) * 2), 'hex');
+      default: return String(i);
+    }
+  });
+}
+
+describe('the partition kafkajs picks for a key (patched: murmur2 in 32-bit arithmetic)', () => {
+  // A key must keep its partition across the patch (a rolling upgrade mixes pods with and without it), or the events
+  // of one result could be read out of order.
+  it("hashes as Java's client does (the vectors of Kafka's own tests)", () => {
+    const vectors: [string, number][] = [
+      ['21', -973932308], ['foobar', -790332482], ['a-little-bit-long-string', -985981536],
+      ['a-little-bit-longer-string', -1486304829], ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971], ['abc', 479470107],
+    ];
+    for (const [key, hash] of vectors) expect(murmur2(key)).toBe(hash);
+  });
+
+  it('gives every key the hash kafkajs 2.2.4 gave it', () => {
+    expect(murmur2('res_0190a3b4aaaa7bbb8ccc000000000001')).toBe(-559712830);
+    expect(murmur2('')).toBe(275646681);
+    expect(murmur2('é€😀')).toBe(-232818566);
+    // SHA-256 of the hashes unpatched kafkajs 2.2.4 gave the 2,000 keys, joined by commas.
+    const hashes = partitionKeys().map((key) => murmur2(key)).join(',');
+    expect(createHash('sha256').update(hashes).digest('hex')).toBe('6b76b93d2eecf2a38bbc18828ac0158fac4e7f0ec62421fc8fa170c71d9408d5');
   });
 });
