@@ -415,7 +415,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     await h.app.get(DataSource).transaction((manager) => h.app.get(DeliveryIntake).deliveries(chunk, manager));
 
     const { rows } = await h.db.query(
-      `SELECT delivery_id, body, body_sha256 FROM dispatcher.deliveries WHERE delivery_id = ANY($1::uuid[])`,
+      `SELECT delivery_id, body FROM dispatcher.deliveries WHERE delivery_id = ANY($1::uuid[])`,
       [payloads.map((p) => p.deliveryId)],
     );
     const stored = new Map(rows.map((row: { delivery_id: string; body: Buffer }) => [row.delivery_id, row.body]));

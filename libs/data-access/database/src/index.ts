@@ -10,3 +10,4 @@ export * from './lib/statement-metrics';
 export * from './lib/prepared-statements';
 export * from './lib/batched-read';
 export * from './lib/joint-reads';
+export * from './lib/packed-bytes';

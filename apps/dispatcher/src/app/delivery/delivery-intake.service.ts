@@ -5,7 +5,7 @@ import {
   type DeliveryRequestedPayload, type DeliveryRetryDuePayload, type DeliveryRetryRequestedPayload,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
-import { afterCommit } from '@owd/database';
+import { afterCommit, packBytes } from '@owd/database';
 import { MessagingService, on, type ChunkEvent, type TraceCarrier } from '@owd/kafka';
 import { DeliveryWorker } from './delivery-worker.service';
 import { originKey } from './origin-key';
@@ -88,14 +88,8 @@ export class DeliveryIntake implements OnModuleInit {
       body: Buffer.from((e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload.bodyBase64, 'base64'),
     }));
     const col = <T>(pick: (r: (typeof requested)[number]) => T) => requested.map(pick);
-    // The bodies go as one binary parameter, cut by offset and length: a bytea[] would be an array literal of hex text,
-    // twice each body's size, built by pg in JavaScript and parsed back by PostgreSQL.
-    const starts: number[] = [];
-    let start = 1;
-    for (const r of requested) {
-      starts.push(start);
-      start += r.body.length;
-    }
+    // The bodies as one binary parameter cut by offset (packBytes), not a bytea[] of hex text.
+    const bodies = packBytes(requested.map((r) => r.body));
     const inserted: { delivery_id: string; created_at: Date }[] = await manager.query(
       `INSERT INTO ${S}.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id, goal_version)
        SELECT u.delivery_id, u.result_id, u.goal_id, u.revision, substring($5::bytea FROM u.body_start FOR u.body_length), u.body_sha256,
@@ -105,7 +99,7 @@ export class DeliveryIntake implements OnModuleInit {
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id, created_at`,
       [
         col((r) => r.d.deliveryId), col((r) => r.d.resultId), col((r) => r.d.goalId), col((r) => r.d.revision),
-        Buffer.concat(requested.map((r) => r.body)), starts, col((r) => r.body.length), col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
+        bodies.bytes, bodies.starts, bodies.lengths, col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
         col((r) => r.d.reason), col((r) => r.envelope.correlationId), col((r) => r.d.goalVersion ?? null),
       ],
     );

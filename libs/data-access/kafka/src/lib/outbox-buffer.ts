@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { deferWrite, scopeState, transactionDepth, type TransactionScope } from '@owd/database';
+import { deferWrite, packBytes, scopeState, transactionDepth, type TransactionScope } from '@owd/database';
 
 /** An outbox row as it is published: its id and the message. */
 export interface CommittedRow {
@@ -48,9 +48,8 @@ const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
     for (const schema of new Set(all.map((r) => r.schema))) {
       const mine = all.filter((r) => r.schema === schema);
       // The rows' small columns go as one JSON document; the values (whole events, bodies included) as one binary
-      // parameter of their UTF-8 bytes, cut by offset: inside the document each would be escaped once more by
-      // JSON.stringify and parsed back by PostgreSQL.
-      const { bytes, starts, lengths } = utf8Concat(mine.map((r) => r.value));
+      // parameter cut by offset (packBytes): inside the document each would be escaped again and parsed back.
+      const { bytes, starts, lengths } = packBytes(mine.map((r) => r.value));
       deferWrite(runner.manager, {
         sql: `INSERT INTO "${schema}".outbox (topic, message_key, value, headers)
               SELECT topic, message_key, convert_from(substring($2::bytea FROM value_start FOR value_length), 'UTF8'), headers
@@ -83,19 +82,6 @@ const OUTBOX_ROWS: TransactionScope<OutboxRows> = {
     written: written.filter((r) => r.depth <= depth),
   }),
 };
-
-/** The texts' UTF-8 bytes one after another, with where each starts (counting from 1, as SQL does) and its length in bytes. */
-function utf8Concat(texts: readonly string[]): { bytes: Buffer; starts: number[]; lengths: number[] } {
-  const lengths = texts.map((t) => Buffer.byteLength(t));
-  const bytes = Buffer.allocUnsafe(lengths.reduce((sum, n) => sum + n, 0));
-  const starts: number[] = [];
-  let offset = 0;
-  for (const text of texts) {
-    starts.push(offset + 1);
-    offset += bytes.write(text, offset);
-  }
-  return { bytes, starts, lengths };
-}
 
 /** Holds rows for the transaction of `manager` until it commits. */
 export function bufferOutboxRows(manager: EntityManager, rows: readonly Omit<BufferedRow, 'depth'>[]): void {
