@@ -16,7 +16,7 @@ function inFreshProcess(script: string): string {
 
 describe('packages patched by the install (patches/)', () => {
   it('are taken by the image from the build stage, where the install patched them, and by the image check', () => {
-    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', 'class-validator', 'typeorm']));
+    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', 'class-validator', 'typeorm', 'undici']));
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     for (const name of patchedPackages) {
       expect(dockerfile).toContain(`COPY --from=build /src/node_modules/${name} ./node_modules/${name}`);
@@ -84,6 +84,47 @@ describe('packages patched by the install (patches/)', () => {
       expect(others(out.before)).toEqual([]);
       expect(others(out.after)).toEqual(['postgres']);
       expect(out.driver).toBe('PostgresDriver');
+    });
+  });
+
+  describe('undici: what sending through an Agent does not use is loaded on first use', () => {
+    // fetch and the other web APIs, the proxy and retry agents, the interceptors, the cache stores and the mocks were
+    // ~85 modules and ~3 MB of heap in the dispatcher and in the API after its first Send test (eighteenth round).
+    const unused = `const unused = () => Object.keys(require.cache)
+      .filter((f) => /\\/node_modules\\/undici\\/lib\\/(web|mock|cache|interceptor)\\/|proxy-agent|retry-agent|balanced-pool|h2c-client/.test(f)).length;`;
+
+    it('a request through an Agent loads none of it', () => {
+      const out = JSON.parse(inFreshProcess(`${unused}
+        const http = require('node:http');
+        const server = http.createServer((req, res) => req.resume().on('end', () => res.end('ok:' + req.method))).listen(0, '127.0.0.1', async () => {
+          const { Agent, request } = require('undici');
+          const agent = new Agent();
+          const { statusCode, body } = await request('http://127.0.0.1:' + server.address().port + '/x', { method: 'POST', body: '{}', dispatcher: agent });
+          const text = await body.text();
+          await agent.close(); server.close();
+          process.stdout.write(JSON.stringify({ statusCode, text, unused: unused() }));
+        });`)) as { statusCode: number; text: string; unused: number };
+      expect(out).toEqual({ statusCode: 200, text: 'ok:POST', unused: 0 });
+    });
+
+    it('every export of the package is still there and works when first used', () => {
+      const out = JSON.parse(inFreshProcess(`${unused}
+        const undici = require('undici');
+        const before = unused();
+        (async () => {
+          const fetched = await (await undici.fetch('data:text/plain,fetched')).text();
+          const headers = new undici.Headers({ 'X-A': '1' }).get('x-a');
+          const mock = new undici.MockAgent(); await mock.close();
+          process.stdout.write(JSON.stringify({
+            before, fetched, headers, after: unused() > 0, exports: Object.keys(undici).length,
+            kinds: [undici.ProxyAgent, undici.RetryAgent, undici.EventSource, undici.WebSocket, undici.interceptors.retry,
+              undici.cacheStores.MemoryCacheStore, undici.setCookie, undici.parseMIMEType].map((v) => typeof v),
+            caches: typeof undici.caches.open,
+          }));
+        })();`)) as Record<string, unknown>;
+      // 57: what undici 7.30.2's index exports without the patch.
+      expect(out).toEqual({ before: 0, fetched: 'fetched', headers: '1', after: true, exports: 57,
+        kinds: Array(8).fill('function'), caches: 'function' });
     });
   });
 });
