@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '../../../../..');
 
-/** What only a Send test needs: the HTTP client and the payload's renderers (~11 MB of heap once loaded). */
+/** What only a Send test could need: the HTTP client, and the payload's renderers (which its sample does without). */
 const SEND_TEST_PACKAGES = ['undici', 'markdown-it', 'sanitize-html', 'transliteration'];
 
 /**
@@ -15,6 +15,7 @@ function loadedPackages(then: string): { before: string[]; after: string[] } {
     const packages = ${JSON.stringify(SEND_TEST_PACKAGES)};
     const loaded = () => packages.filter((p) => Object.keys(require.cache).some((f) => f.includes('/node_modules/' + p + '/')));
     const payload = require('./libs/contracts/payload/src/index.ts');
+    const sample = require('./apps/manifest-api/src/app/send-test/sample-result.ts');
     const guard = require('./libs/util/address-guard/src/index.ts');
     const delivery = require('./libs/util/http-delivery/src/index.ts');
     const before = loaded();
@@ -28,6 +29,13 @@ function loadedPackages(then: string): { before: string[]; after: string[] } {
 describe('what a Send test needs is loaded by the first one, not with the API (docs/performance.md, "A pod\'s memory")', () => {
   it('the libraries load none of it', () => {
     expect(loadedPackages('').before).toEqual([]);
+  });
+
+  it('building the Send test\'s sample payload loads none of the renderers (docs/performance.md, eighteenth round)', () => {
+    const built = loadedPackages(`
+      const { payload: built } = payload.buildPayload(sample.sampleInput('test_1', { name: 'Blog', sourceLang: 'en' }, new Date()));
+      if (built.locales.en.body_html !== sample.SAMPLE_CONTENT.bodyHtml) throw new Error('built ' + JSON.stringify(built.locales));`);
+    expect(built.after).toEqual([]);
   });
 
   it('rendering a body loads the renderers; sending through a guarded agent loads undici', () => {

@@ -90,4 +90,9 @@ describe('locales', () => {
     expect(html).toContain('<table>');
     expect(html).toContain('<blockquote>');
   });
+
+  it('takes body_html the input carries as it is, rendering nothing', () => {
+    const input = articleInput({ revision: { locales: { de: { ...en, body: '*not rendered*', bodyHtml: '<p>given</p>\n' } } } });
+    expect(localesOf(input)['de']).toMatchObject({ body: '*not rendered*', body_html: '<p>given</p>\n', seo_description: 'It opens in spring.' });
+  });
 });

@@ -1,7 +1,7 @@
 import { SecondLanguageMissingError } from '../errors/second-language-missing.error';
 import { GoalSettingsInput } from '../input/goal-settings.input';
 import { LocaleContentInput, ResultRevisionInput } from '../input/result-revision.input';
-import { renderMarkdown } from '../render/markdown.renderer';
+import { renderMarkdown, type RenderedBody } from '../render/markdown.renderer';
 import { deriveSeoDescription } from '../render/seo-description';
 import { deriveSlug } from '../render/slug';
 import { LocaleEntry } from '../types/payload.types';
@@ -30,17 +30,24 @@ export function buildLocales(revision: ResultRevisionInput, goal: GoalSettingsIn
 export function buildLocaleEntry(content: LocaleContentInput, resultId: string): LocaleEntry {
   const title = content.title ?? '';
   const lead = content.lead ?? '';
-  const rendered = renderMarkdown(content.body);
+  // Rendered, and the renderers loaded, only for what the content does not carry already.
+  let rendered: RenderedBody | undefined;
+  const render = (): RenderedBody => (rendered ??= renderMarkdown(content.body));
   return {
     title,
     slug: content.slug ?? (deriveSlug(title) || deriveSlug(resultId)),
     lead,
     body: content.body,
-    seo_description: content.seoDescription ?? deriveSeoDescription(firstNonBlank(lead, rendered.firstParagraph, title)),
-    body_html: rendered.html,
+    seo_description: content.seoDescription ?? deriveSeoDescription(firstNonBlank(lead, () => render().firstParagraph, title)),
+    body_html: content.bodyHtml ?? render().html,
   };
 }
 
-function firstNonBlank(...texts: string[]): string {
-  return texts.find((text) => text.trim() !== '') ?? '';
+/** The first text that is not blank; a function is called only when the texts before it are all blank. */
+function firstNonBlank(...texts: (string | (() => string))[]): string {
+  for (const text of texts) {
+    const value = typeof text === 'function' ? text() : text;
+    if (value.trim() !== '') return value;
+  }
+  return '';
 }

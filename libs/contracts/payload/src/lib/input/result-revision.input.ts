@@ -11,6 +11,11 @@ export interface LocaleContentInput {
   slug?: string;
   /** Used as is when given; otherwise derived from the lead or the first paragraph. */
   seoDescription?: string;
+  /**
+   * `body` as `renderMarkdown` renders it (sanitized HTML), when the caller has it already; otherwise rendered here.
+   * Only for content of our own making (the API's Send test sample), never passed through from a customer's input.
+   */
+  bodyHtml?: string;
 }
 
 export interface StepInput {
