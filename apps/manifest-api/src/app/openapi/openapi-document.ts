@@ -39,10 +39,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   };
 }
 
-/** Swagger UI at /api/docs, the JSON document at /api/docs-json (public, like /health). */
+/**
+ * Swagger UI at /api/docs, the JSON document at /api/docs-json (public, like /health). The document is built by the
+ * first request for it, not at start: ~1 MB of heap a pod would otherwise hold for a page few ever open.
+ */
 export function setupOpenApi(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: OPENAPI_JSON_PATH });
+  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: OPENAPI_JSON_PATH });
 }
 
 export function serializeOpenApi(document: OpenAPIObject): string {
