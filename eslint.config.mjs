@@ -27,7 +27,8 @@ export default [
         {
           enforceBuildableLibDependency: true,
           banTransitiveDependencies: true,
-          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$'],
+          // ESLint's configs, and the build's own plugins (tools/webpack) that the apps' webpack configs require.
+          allow: ['^.*/eslint(\\.base)?\\.config\\.[cm]?[jt]s$', '^.*/tools/webpack/[a-z-]+$'],
           depConstraints,
         },
       ],
