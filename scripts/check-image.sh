@@ -40,6 +40,11 @@ case "$maps" in
   *'"enabled":true'*'"nodeModules":false'*|"every map (Node.js 20)") echo "    source maps: $maps" ;;
   *) echo "source-maps.cjs did not turn source maps on for the services' own code only: $maps" >&2; exit 1 ;;
 esac
+# The bundles are ASCII (AsciiOnlyPlugin), so V8 keeps their source one byte per character.
+for bundle in "$stage"/apps/*/main.js; do
+  if LC_ALL=C grep -q $'[\x80-\xff]' "$bundle"; then echo "$bundle holds characters outside ASCII (tools/webpack/ascii-only-plugin.js)" >&2; exit 1; fi
+done
+echo "    bundles: ASCII only"
 # The pods' runtime settings (deploy/base/config.yaml), so the RSS printed below is a pod's.
 config() { sed -n "s/^  $1: \"\(.*\)\"$/\1/p" deploy/base/config.yaml; }
 pod_node_options=$(config NODE_OPTIONS) pod_malloc_arenas=$(config MALLOC_ARENA_MAX) pod_mmap_threshold=$(config MALLOC_MMAP_THRESHOLD_)
