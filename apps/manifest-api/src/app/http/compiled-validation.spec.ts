@@ -141,6 +141,15 @@ describe('compiled checks of result contents', () => {
     expect(await outcome(compiled, body, ReviseContentDto)).toEqual(await outcome(classValidatorOnly, body, ReviseContentDto));
   });
 
+  it('refuse a locale that carries bodyHtml: body_html is rendered and sanitized by the payload library, never taken from a customer', async () => {
+    const body = edit((b) => { b['locales'] = { en: { title: null, lead: null, body: 'x', bodyHtml: '<script>alert(1)</script>' } }; });
+    for (const pipe of [compiled, classValidatorOnly]) {
+      expect(await outcome(pipe, body, ResultContentDto)).toEqual({ refused: expect.objectContaining({
+        status: 400, errors: [{ field: 'locales', message: 'en: property bodyHtml should not exist' }],
+      }) });
+    }
+  });
+
   it('pass a valid content without class-transformer: its nested parts stay as parsed, the content is typed', async () => {
     const byRules = (await compiled.transform(parsed(full), { type: 'body', metatype: ResultContentDto })) as ResultContentDto;
     const byClassValidator = (await classValidatorOnly.transform(parsed(full), { type: 'body', metatype: ResultContentDto })) as ResultContentDto;
