@@ -17,6 +17,13 @@ describe('checkRevisionContent', () => {
     });
   });
 
+  it('refuses a locale that brings its own bodyHtml: body_html is rendered from the body, never taken from an event', () => {
+    const locales = { en: { title: null, lead: null, body: 'x', bodyHtml: '<script>alert(1)</script>' }, de: { title: null, lead: null, body: 'y' } };
+    expect(checkRevisionContent({ ...valid, locales }, 'res_1')).toEqual({
+      ok: false, problem: 'content.locales.en.bodyHtml is not taken from an event (body_html is rendered from the body)',
+    });
+  });
+
   it('refuses content of another result', () => {
     expect(checkRevisionContent(valid, 'res_2')).toEqual({ ok: false, problem: 'content.resultId res_1 is not res_2' });
   });

@@ -41,7 +41,18 @@ export function checkRevisionContent(raw: unknown, resultId: string): ContentChe
   if (!isRecord(raw)) return { ok: false, problem: 'content is not an object' };
   const record = raw as Record<string, unknown>;
   const wrong = CHECKS.filter(([key, test]) => !test(record[key])).map(([key, , expected]) => `content.${key} must be ${expected}`);
+  if (wrong.length === 0) wrong.push(...givenHtml(record['locales'] as Record<string, unknown>));
   if (wrong.length > 0) return { ok: false, problem: wrong.join('; ') };
   if (record['resultId'] !== resultId) return { ok: false, problem: `content.resultId ${String(record['resultId'])} is not ${resultId}` };
   return { ok: true, content: raw as unknown as ResultRevisionInput };
+}
+
+/**
+ * `bodyHtml` lets content of our own making (the API's Send test sample) skip rendering; the API refuses it in a
+ * customer's content, and an event carrying it is refused here too: body_html is always rendered and sanitized here.
+ */
+function givenHtml(locales: Record<string, unknown>): string[] {
+  return Object.entries(locales)
+    .filter(([, entry]) => isRecord(entry) && 'bodyHtml' in (entry as object))
+    .map(([lang]) => `content.locales.${lang}.bodyHtml is not taken from an event (body_html is rendered from the body)`);
 }
