@@ -14,3 +14,4 @@ export * from './lib/kafka.module';
 export * from './lib/metrics';
 export * from './lib/wakeable-sleep';
 export * from './lib/trace-context';
+export * from './lib/http-span-attributes';

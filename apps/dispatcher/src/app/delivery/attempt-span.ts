@@ -1,9 +1,9 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import type { AttemptResult } from '@owd/http-delivery';
 import {
   ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_REQUEST_RESEND_COUNT, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_URL_FULL,
-} from '@opentelemetry/semantic-conventions';
-import type { AttemptResult } from '@owd/http-delivery';
-import { recordSpanError, tracer } from '@owd/kafka';
+  recordSpanError, tracer,
+} from '@owd/kafka';
 import type { StoredDelivery } from './attempt-input';
 import type { ClaimedWork } from './work-queue.repository';
 

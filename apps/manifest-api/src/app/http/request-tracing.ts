@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import {
   ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_URL_PATH, ATTR_URL_SCHEME,
-} from '@opentelemetry/semantic-conventions';
-import { traceContextFrom, tracer } from '@owd/kafka';
+  traceContextFrom, tracer,
+} from '@owd/kafka';
 
 /** Express sets `route` on the request once a route matched; its path is the template (`/api/results/:id`). */
 type RoutedRequest = IncomingMessage & { route?: { path?: unknown } };
