@@ -194,9 +194,16 @@ describe('manifest-api access and error handling', () => {
     expect((await fetch(`${t.baseUrl}/api/goals`)).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('serves its OpenAPI document at /api/docs-json, identical to docs/openapi.json, and Swagger UI at /api/docs', async () => {
+  it('serves its OpenAPI document at /api/docs-json, identical to docs/openapi.json, as YAML at /api/docs-yaml, and Swagger UI at /api/docs', async () => {
     const served = await (await fetch(`${t.baseUrl}/api/docs-json`)).json();
-    expect(served).toEqual(JSON.parse(readFileSync(resolve(__dirname, '../../../docs/openapi.json'), 'utf8')));
+    const documented = JSON.parse(readFileSync(resolve(__dirname, '../../../docs/openapi.json'), 'utf8'));
+    expect(served).toEqual(documented);
+    // The YAML is written by js-yaml, which the patched @nestjs/swagger loads on this first request for it.
+    const yaml = await fetch(`${t.baseUrl}/api/docs-yaml`);
+    expect(yaml.headers.get('content-type')).toMatch(/^text\/yaml/);
+    const text = await yaml.text();
+    expect(text).toMatch(new RegExp(`^openapi: ${documented.openapi.replace(/\./g, '\\.')}$`, 'm'));
+    for (const path of Object.keys(documented.paths)) expect(text).toContain(`\n  ${path}:\n`);
     expect((await fetch(`${t.baseUrl}/api/docs`)).status).toBe(200);
   });
 

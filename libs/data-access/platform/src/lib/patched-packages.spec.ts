@@ -16,7 +16,7 @@ function inFreshProcess(script: string): string {
 
 describe('packages patched by the install (patches/)', () => {
   it('are taken by the image from the build stage, where the install patched them, and by the image check', () => {
-    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', 'class-validator', 'typeorm', 'undici']));
+    expect(patchedPackages).toEqual(expect.arrayContaining(['kafkajs', '@nestjs/common', '@nestjs/swagger', 'class-validator', 'typeorm', 'undici']));
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     for (const name of patchedPackages) {
       expect(dockerfile).toContain(`COPY --from=build /src/node_modules/${name} ./node_modules/${name}`);
@@ -84,6 +84,20 @@ describe('packages patched by the install (patches/)', () => {
       expect(others(out.before)).toEqual([]);
       expect(others(out.after)).toEqual(['postgres']);
       expect(out.driver).toBe('PostgresDriver');
+    });
+  });
+
+  describe('@nestjs/swagger: js-yaml is loaded by the first request for the YAML document', () => {
+    // ~0.5 MB of heap in the API, which serves the document as JSON (access.e2e-spec.ts asks for the YAML too).
+    it('loading the package and its decorators does not load it', () => {
+      const out = inFreshProcess(`
+        require('reflect-metadata');
+        const { ApiProperty, SwaggerModule } = require('@nestjs/swagger');
+        class Dto {}
+        ApiProperty({ description: 'x' })(Dto.prototype, 'x');
+        process.stdout.write(JSON.stringify({ setup: typeof SwaggerModule.setup,
+          yaml: Object.keys(require.cache).some((f) => f.includes('/node_modules/js-yaml/')) }));`);
+      expect(JSON.parse(out)).toEqual({ setup: 'function', yaml: false });
     });
   });
 
