@@ -1,7 +1,7 @@
 import { SecondLanguageMissingError } from '../errors/second-language-missing.error';
 import { GoalSettingsInput } from '../input/goal-settings.input';
 import { LocaleContentInput, ResultRevisionInput } from '../input/result-revision.input';
-import { renderMarkdown, type RenderedBody } from '../render/markdown.renderer';
+import { renderMarkdown } from '../render/markdown.renderer';
 import { deriveSeoDescription } from '../render/seo-description';
 import { deriveSlug } from '../render/slug';
 import { LocaleEntry } from '../types/payload.types';
@@ -30,24 +30,19 @@ export function buildLocales(revision: ResultRevisionInput, goal: GoalSettingsIn
 export function buildLocaleEntry(content: LocaleContentInput, resultId: string): LocaleEntry {
   const title = content.title ?? '';
   const lead = content.lead ?? '';
-  // Rendered, and the renderers loaded, only for what the content does not carry already.
-  let rendered: RenderedBody | undefined;
-  const render = (): RenderedBody => (rendered ??= renderMarkdown(content.body));
+  // Rendered (and the renderers loaded) only for what the content does not carry; renderMarkdown caches its renderings.
+  const render = () => renderMarkdown(content.body);
   return {
     title,
     slug: content.slug ?? (deriveSlug(title) || deriveSlug(resultId)),
     lead,
     body: content.body,
-    seo_description: content.seoDescription ?? deriveSeoDescription(firstNonBlank(lead, () => render().firstParagraph, title)),
+    seo_description: content.seoDescription
+      ?? deriveSeoDescription(lead.trim() !== '' ? lead : firstNonBlank(render().firstParagraph, title)),
     body_html: content.bodyHtml ?? render().html,
   };
 }
 
-/** The first text that is not blank; a function is called only when the texts before it are all blank. */
-function firstNonBlank(...texts: (string | (() => string))[]): string {
-  for (const text of texts) {
-    const value = typeof text === 'function' ? text() : text;
-    if (value.trim() !== '') return value;
-  }
-  return '';
+function firstNonBlank(...texts: string[]): string {
+  return texts.find((text) => text.trim() !== '') ?? '';
 }
