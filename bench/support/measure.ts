@@ -199,7 +199,7 @@ export class CostMeter {
   }
 
   /**
-   * Per service, statements, commits and Kafka requests since start() divided by `units`, one decimal; Kafka
+   * Per service, statements, commits and Kafka requests since start() divided by `units`, two decimals; Kafka
    * requests by API and the milliseconds spent in garbage collection, two decimals.
    */
   async perUnit(units: number): Promise<Record<string, CostCounts>> {
@@ -207,7 +207,7 @@ export class CostMeter {
     for (const [name, url] of Object.entries(this.metricsUrls)) {
       const now = await this.read(url);
       const start = this.atStart.get(name) ?? { statements: 0, commits: 0, kafkaRequests: 0 };
-      const per = (k: keyof typeof COST_COUNTERS) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(1)) : 0);
+      const per = (k: keyof typeof COST_COUNTERS) => (units > 0 ? Number(((now[k] - start[k]) / units).toFixed(2)) : 0);
       const byApi = Object.fromEntries(Object.entries(now.kafkaByApi ?? {}).map(([api, n]) =>
         [api, units > 0 ? Number(((n - (start.kafkaByApi?.[api] ?? 0)) / units).toFixed(2)) : 0]));
       const gcMs = units > 0 ? Number((((now.gcMs ?? 0) - (start.gcMs ?? 0)) / units).toFixed(2)) : 0;
