@@ -7,7 +7,6 @@ export * from './lib/after-commit';
 export * from './lib/transaction-scope';
 export * from './lib/group-commit';
 export * from './lib/statement-metrics';
-export * from './lib/transaction-client';
 export * from './lib/prepared-statements';
 export * from './lib/batched-read';
 export * from './lib/joint-reads';

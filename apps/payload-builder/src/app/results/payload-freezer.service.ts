@@ -56,7 +56,6 @@ const FREEZE_RECORDS: TransactionScope<FreezeRecord[]> = {
               goal_id uuid, event text, reason text, body_sha256 text, executed_at timestamptz)
             ON CONFLICT (result_id, revision) DO NOTHING RETURNING result_id, revision::text AS revision`,
       params: [JSON.stringify(all)],
-      mayRollBack: true,
       returned(inserted) {
         if (inserted.length === all.length) return;
         const written = new Set(inserted.map((r) => `${r['result_id']}@${r['revision']}`));

@@ -1,7 +1,7 @@
 import type { MixedList, EntitySchema } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { PreparingClient } from './prepared-statements';
-import { TransactionClient } from './transaction-client';
+import { StatementMetricsSubscriber } from './statement-metrics';
 
 type Constructor = new (...args: never[]) => unknown;
 
@@ -23,6 +23,7 @@ export function dataSourceOptions(url: string, options: ServiceDatabaseOptions):
     entities: options.entities ?? [],
     migrations: options.migrations,
     migrationsTableName: 'migrations',
+    subscribers: [StatementMetricsSubscriber],
     // Schema changes only ever go through migrations.
     synchronize: false,
     migrationsRun: false,
@@ -33,7 +34,7 @@ export function dataSourceOptions(url: string, options: ServiceDatabaseOptions):
       options: `-c search_path=${options.schema}`,
       // Repeated statements go as named prepared statements (prepared-statements.ts); off behind a pooler
       // that cannot keep them (PgBouncer before 1.21 in transaction mode): docs/operations.md.
-      Client: process.env['DATABASE_PREPARED_STATEMENTS'] === 'off' ? TransactionClient : PreparingClient,
+      ...(process.env['DATABASE_PREPARED_STATEMENTS'] === 'off' ? {} : { Client: PreparingClient }),
     },
   };
 }

@@ -1,5 +1,4 @@
 import type { QueryRunner } from 'typeorm';
-import { TransactionClient } from './transaction-client';
 
 const KEY = 'owd.deferredWrites';
 
@@ -13,14 +12,9 @@ export interface DeferredWrite {
   params: readonly unknown[];
   /**
    * The rows its RETURNING gave, once the writes went out (before the commit: throwing here rolls the transaction
-   * back, with `mayRollBack` set). Give the RETURNING columns as text (`id::text`): several writes come back as JSON.
+   * back). Give the RETURNING columns as text (`id::text`): several writes come back as JSON.
    */
   returned?(rows: Record<string, unknown>[]): void;
-  /**
-   * `returned` may throw to roll the transaction back (a refusal read from the rows). Such a write keeps its
-   * transaction's COMMIT: it is never sent as a whole transaction of its own, which would have committed already.
-   */
-  mayRollBack?: boolean;
 }
 
 interface Pending {
@@ -38,16 +32,11 @@ export function addPending(runner: QueryRunner, write: DeferredWrite): void {
   pendingOf(runner).push({ write, depth: transactionDepth(runner) });
 }
 
-/**
- * Run by the transaction scopes' subscriber after every scope's beforeCommit: what they deferred goes out here. At the
- * outermost commit (`last`) it is the transaction's last statement, and its client may send it as the whole
- * transaction when nothing went before it (transaction-client.ts), unless a write may still roll it back.
- */
-export async function sendPending(runner: QueryRunner, last = false): Promise<void> {
+/** Run by the transaction scopes' subscriber after every scope's beforeCommit: what they deferred goes out here. */
+export async function sendPending(runner: QueryRunner): Promise<void> {
   const pending = (runner.data[KEY] as Pending[] | undefined)?.splice(0) ?? [];
   if (pending.length === 0) return;
   const writes = pending.map((p) => p.write);
-  if (last && !writes.some((w) => w.mayRollBack)) endsTransactionNext(runner);
   // One write that returns nothing goes as it is; otherwise the combined form, so returned rows always come as JSON.
   if (writes.length === 1 && !writes[0].returned) {
     await runner.query(writes[0].sql, [...writes[0].params]);
@@ -56,12 +45,6 @@ export async function sendPending(runner: QueryRunner, last = false): Promise<vo
   const { sql, params } = combine(writes);
   const [row]: Record<string, Record<string, unknown>[] | null>[] = await runner.query(sql, params);
   writes.forEach((w, i) => w.returned?.(row?.[`w${i}`] ?? []));
-}
-
-/** The pg client TypeORM's query runner holds once connected (PostgresQueryRunner keeps it there). */
-function endsTransactionNext(runner: QueryRunner): void {
-  const client = (runner as unknown as { databaseConnection?: unknown }).databaseConnection;
-  if (client instanceof TransactionClient) client.endsTransactionNext();
 }
 
 /** A rollback to `depth` (0: the whole transaction) drops what was deferred deeper. */

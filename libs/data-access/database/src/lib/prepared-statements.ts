@@ -1,4 +1,4 @@
-import { TransactionClient } from './transaction-client';
+import { Client } from 'pg';
 
 /** Names are never reused in a process: a connection keeps what it prepared under a name until it closes. */
 let issued = 0;
@@ -54,10 +54,10 @@ const CACHED_PLAN_CHANGED = '0A000';
 const processNames = new StatementNames();
 
 /**
- * The pool's client (transaction-client.ts), sending repeated parameterised statements by name (see StatementNames). Given to the pool
+ * pg's Client, sending repeated parameterised statements by name (see StatementNames). Given to the pool
  * as its `Client` (dataSourceOptions); TypeORM calls `query(text, values)` and awaits the promise.
  */
-export class PreparingClient extends TransactionClient {
+export class PreparingClient extends Client {
   static names: StatementNames = processNames;
 
   override query(...args: unknown[]): never {

@@ -44,8 +44,7 @@ const scopesOf = (runner: QueryRunner): Scopes | undefined => runner.data[KEY] a
 class TransactionScopeSubscriber implements EntitySubscriberInterface {
   async beforeTransactionCommit({ queryRunner }: TransactionCommitEvent): Promise<void> {
     for (const [scope, state] of scopesOf(queryRunner) ?? []) await scope.beforeCommit?.(state, queryRunner);
-    // At the outermost commit (not a savepoint's release) nothing is sent after these writes but the COMMIT.
-    await sendPending(queryRunner, transactionDepth(queryRunner) === 1);
+    await sendPending(queryRunner);
   }
 
   afterTransactionCommit({ queryRunner }: TransactionCommitEvent): void {

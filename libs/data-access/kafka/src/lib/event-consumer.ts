@@ -466,7 +466,6 @@ export class EventConsumer {
       sql: `INSERT INTO "${this.schema}".processed_events (consumer, event_id)
             SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`,
       params: [this.spec.groupId, [...ids]],
-      mayRollBack: true,
       returned: (rows) => {
         if (rows.length < ids.size) throw new SeenBefore(ids.size - rows.length);
       },
