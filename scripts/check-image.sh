@@ -73,9 +73,19 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   fi
   # Memory as a pod starts (informational: settings as in deploy/base/config.yaml when run from npm test).
   rss=$(awk '/^VmRSS/ { printf "%d MiB", $2 / 1024 }' "/proc/$pid/status" 2>/dev/null || true)
+  if [ "$s" = manifest-api ]; then
+    # The OpenAPI document ships beside the bundle and is served as docs/openapi.json holds it, with Swagger UI,
+    # by @nestjs/swagger loaded with this first request (after the RSS above: a pod holds it only once asked).
+    curl -fsS "http://127.0.0.1:$port/api/docs-json" | node -e '
+      const served = JSON.parse(require("fs").readFileSync(0, "utf8"));
+      const documented = JSON.parse(require("fs").readFileSync("docs/openapi.json", "utf8"));
+      process.exit(require("util").isDeepStrictEqual(served, documented) ? 0 : 1);' \
+      && curl -fsS "http://127.0.0.1:$port/api/docs" | grep -q 'swagger-ui' \
+      || { echo "manifest-api does not serve docs/openapi.json and Swagger UI from the image layout"; kill "$pid"; exit 1; }
+  fi
   kill -TERM "$pid"
   wait "$pid" && code=0 || code=$?
   # NestJS re-raises SIGTERM after its shutdown hooks ran, so 143 (128 + SIGTERM) is a clean stop too.
   [ "$code" = 0 ] || [ "$code" = 143 ] || { echo "$s exited with $code on SIGTERM"; tail -20 "$stage/$s.log"; exit 1; }
-  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health, SIGTERM → clean exit (production dependencies only)${rss:+; RSS when ready $rss}"
+  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health$([ "$s" = manifest-api ] && printf ', /console/, /api/docs'), SIGTERM → clean exit (production dependencies only)${rss:+; RSS when ready $rss}"
 done

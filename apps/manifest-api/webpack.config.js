@@ -1,5 +1,6 @@
 const { NxAppWebpackPlugin } = require('@nx/webpack/app-plugin');
 const { join } = require('path');
+const { NormalModuleReplacementPlugin } = require('webpack');
 const { AsciiOnlyPlugin } = require('../../tools/webpack/ascii-only-plugin');
 const { ConsoleBundlePlugin } = require('./console/bundle');
 
@@ -17,7 +18,8 @@ module.exports = {
       compiler: 'tsc',
       main: './src/main.ts',
       tsConfig: './tsconfig.app.json',
-      assets: ["./src/assets"],
+      // The OpenAPI document (docs/openapi.json, held to the decorators by openapi.spec.ts), served from beside main.js.
+      assets: ['./src/assets', { input: 'docs', glob: 'openapi.json', output: '.' }],
       optimization: false,
       outputHashing: 'none',
       generatePackageJson: true,
@@ -26,6 +28,13 @@ module.exports = {
     }),
     // The web console (console/): bundled with esbuild into dist/apps/manifest-api/console, served at /console/.
     new ConsoleBundlePlugin(),
+    // The running API's decorators record nothing (src/app/openapi/swagger-at-runtime.ts); only the docs' pages load
+    // the package itself, with their first request (openapi-ui.ts).
+    new NormalModuleReplacementPlugin(/^@nestjs\/swagger$/, (resource) => {
+      if (!resource.contextInfo.issuer.endsWith(join('openapi', 'openapi-ui.ts'))) {
+        resource.request = join(__dirname, 'src/app/openapi/swagger-at-runtime.ts');
+      }
+    }),
     // Escapes what is not ASCII, so V8 holds the bundle's source one byte per character (docs/performance.md).
     new AsciiOnlyPlugin(),
   ],

@@ -65,7 +65,7 @@ export async function startSystem(options: SystemOptions = {}): Promise<HostileS
   if (options.clock) builder.overrideProvider(CLOCK).useValue(options.clock);
   const api = (await builder.compile()).createNestApplication({ bufferLogs: true });
   api.useLogger(api.get(Logger));
-  configure(api, { openApi: false });
+  configure(api);
   await api.listen(0, '127.0.0.1');
   apps.push(api);
 

@@ -11,7 +11,7 @@ import { ProblemFilter } from './http/problem.filter';
 import { requestMetrics } from './http/request-metrics';
 import { requestTracing } from './http/request-tracing';
 import { createValidationPipe } from './http/validation';
-import { setupOpenApi } from './openapi/openapi-document';
+import { setupOpenApi } from './openapi/openapi-ui';
 import { ResultContentDto, ReviseContentDto } from './results/dto/result-content.dto';
 
 /** Routes outside /api: probes, metrics, and the development sink (which keeps raw bodies). */
@@ -23,10 +23,10 @@ const isDevSink = (req: IncomingMessage) => req.url?.split('?')[0] === DEV_SINK_
 /**
  * HTTP setup shared by main.ts and the tests: the token checked before any body is read, UTF-8 JSON bodies up to
  * 1 MiB (415 otherwise, `__proto__` and U+0000 refused), strict DTO validation (results' contents by compiled rules first), problem+json errors, the `api`
- * prefix, the OpenAPI document, and the web console at /console/ when `consoleDir` holds its build (main.ts passes
- * the one next to the bundle).
+ * prefix, the OpenAPI document and Swagger UI at /api/docs when `openApiFile` is given, and the web console at /console/
+ * when `consoleDir` holds its build (main.ts passes the ones next to the bundle).
  */
-export function configure(app: INestApplication, options: { openApi?: boolean; consoleDir?: string } = {}): void {
+export function configure(app: INestApplication, options: { openApiFile?: string; consoleDir?: string } = {}): void {
   const http = app as NestExpressApplication;
   http.disable('x-powered-by');
   // First, so the span covers body parsing and the handler runs in its trace.
@@ -56,5 +56,5 @@ export function configure(app: INestApplication, options: { openApi?: boolean; c
   // The contents handed over and revised (the hot route) are checked by their compiled rules first.
   app.useGlobalPipes(createValidationPipe([ResultContentDto, ReviseContentDto]));
   app.useGlobalFilters(new ProblemFilter());
-  if (options.openApi !== false) setupOpenApi(app);
+  if (options.openApiFile) setupOpenApi(app, options.openApiFile);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
@@ -69,7 +70,8 @@ export async function startTestApp(env: Record<string, string> = {}, { clock }: 
   if (clock) builder.overrideProvider(CLOCK).useValue(clock);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
-  configure(app);
+  // The document as the build ships it beside main.js.
+  configure(app, { openApiFile: resolve(__dirname, '../../../../docs/openapi.json') });
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -4,8 +4,6 @@ import { API_MODULES } from '../api-modules';
 import { addExamples } from './openapi-examples';
 import { typePathIds } from './openapi-path-ids';
 
-export const OPENAPI_JSON_PATH = 'api/docs-json';
-
 function sortKeys<T>(record: Record<string, T> | undefined): Record<string, T> | undefined {
   return record && Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
@@ -37,14 +35,6 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     paths: sortKeys(document.paths) ?? {},
     components: { ...document.components, schemas: sortKeys(document.components?.schemas) },
   };
-}
-
-/**
- * Swagger UI at /api/docs, the JSON document at /api/docs-json (public, like /health). The document is built by the
- * first request for it, not at start: ~1 MB of heap a pod would otherwise hold for a page few ever open.
- */
-export function setupOpenApi(app: INestApplication): void {
-  SwaggerModule.setup('api/docs', app, () => buildOpenApiDocument(app), { jsonDocumentUrl: OPENAPI_JSON_PATH });
 }
 
 export function serializeOpenApi(document: OpenAPIObject): string {

@@ -1,0 +1,34 @@
+/**
+ * What the running API is given for `@nestjs/swagger` (webpack.config.js replaces the package with this module in
+ * the bundle; tests and the document's generation use the package itself).
+ *
+ * The decorators only record what the OpenAPI document says, and the document is generated when the API is built
+ * (docs/openapi.json, held to the decorators by openapi.spec.ts) and served from that file (openapi-ui.ts). So at run
+ * time they record nothing, and the pod does not hold the package (~400 modules with lodash and its document
+ * builders, ~2 MiB of heap). `PartialType` and `OmitType` are not documentation: they carry the validation rules of the
+ * class they map, so they are `@nestjs/mapped-types`' own, the ones `@nestjs/swagger` builds its versions on.
+ * `swagger-at-runtime.spec.ts` holds this module to every name the API imports from the package.
+ */
+export { OmitType, PartialType } from '@nestjs/mapped-types';
+
+/** A decorator that records nothing, for methods, classes and properties alike. */
+const recordsNothing = (..._options: unknown[]): ClassDecorator & MethodDecorator & PropertyDecorator => () => undefined;
+
+export const ApiAcceptedResponse = recordsNothing;
+export const ApiBearerAuth = recordsNothing;
+export const ApiBody = recordsNothing;
+export const ApiCreatedResponse = recordsNothing;
+export const ApiExtraModels = recordsNothing;
+export const ApiHeader = recordsNothing;
+export const ApiNoContentResponse = recordsNothing;
+export const ApiOkResponse = recordsNothing;
+export const ApiOperation = recordsNothing;
+export const ApiProperty = recordsNothing;
+export const ApiPropertyOptional = recordsNothing;
+export const ApiResponse = recordsNothing;
+export const ApiTags = recordsNothing;
+
+/** The reference `@nestjs/swagger` gives a model (decorator arguments call it as the classes load). */
+export function getSchemaPath(model: string | (new (...args: never[]) => unknown)): string {
+  return `#/components/schemas/${typeof model === 'string' ? model : model.name}`;
+}
