@@ -28,13 +28,9 @@ module.exports = {
     }),
     // The web console (console/): bundled with esbuild into dist/apps/manifest-api/console, served at /console/.
     new ConsoleBundlePlugin(),
-    // The running API's decorators record nothing (src/app/openapi/swagger-at-runtime.ts); only the docs' pages load
-    // the package itself, with their first request (openapi-ui.ts).
-    new NormalModuleReplacementPlugin(/^@nestjs\/swagger$/, (resource) => {
-      if (!resource.contextInfo.issuer.endsWith(join('openapi', 'openapi-ui.ts'))) {
-        resource.request = join(__dirname, 'src/app/openapi/swagger-at-runtime.ts');
-      }
-    }),
+    // The running API's OpenAPI decorators record nothing and @nestjs/swagger is not loaded with them: src/app/openapi/
+    // swagger-at-runtime.ts takes api-docs.ts' place (only the docs' pages load the package, with their first request).
+    new NormalModuleReplacementPlugin(/[\\/]openapi[\\/]api-docs\.ts$/, join(__dirname, 'src/app/openapi/swagger-at-runtime.ts')),
     // Escapes what is not ASCII, so V8 holds the bundle's source one byte per character (docs/performance.md).
     new AsciiOnlyPlugin(),
   ],

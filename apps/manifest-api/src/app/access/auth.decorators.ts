@@ -1,5 +1,5 @@
 import { applyDecorators, createParamDecorator, SetMetadata, UseGuards, type ExecutionContext } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth } from '../openapi/api-docs';
 import { ApiProblems, SERVER_PROBLEMS } from '../openapi/api-problems.decorator';
 import { ApiAuthGuard } from './api-auth.guard';
 import { AUTH_KIND } from './auth-kind';

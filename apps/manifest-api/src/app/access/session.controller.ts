@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { TokenId, WorkspaceAuth, WorkspaceId } from './auth.decorators';
 import { ApiTokenView, SessionView, WorkspaceView } from './dto/access.views';
 import { TokensService } from './tokens.service';

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { IdPipe } from '../http/id.pipe';
 import { mapPage, PageOf, PageQuery, type Page } from '../http/pagination';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';

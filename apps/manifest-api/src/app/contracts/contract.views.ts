@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../openapi/api-docs';
 import { ReportedFieldDto } from './dto/reported-field.dto';
 import { CAPABILITY_KINDS, type CapabilityEntity, type CapabilityKind } from './capability.entity';
 import type { ContractEntity } from './contract.entity';

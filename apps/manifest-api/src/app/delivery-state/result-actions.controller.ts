@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Put } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { TokenName, WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
 import { ResultStore } from '../results/result-store.service';

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { GoalStore } from '../goals/goal-store.service';
 import { IdPipe } from '../http/id.pipe';

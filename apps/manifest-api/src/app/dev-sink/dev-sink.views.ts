@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../openapi/api-docs';
 import type { DevSinkRequestEntity } from './dev-sink-request.entity';
 
 export class DevSinkRequestView {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../openapi/api-docs';
 import { DELIVERY_MODES, PUBLISH_POLICIES, type DeliveryMode, type PublishPolicy } from '@owd/events';
 import type { FieldValue } from '@owd/payload';
 import { CHANNELS, type Channel, type GoalEntity } from './goal.entity';

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiResponse, getSchemaPath } from './api-docs';
 import { PROBLEM_CONTENT_TYPE } from '../http/problem';
 import { ProblemDto } from './problem.dto';
 

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from './api-docs';
 
 export class FieldErrorDto {
   @ApiProperty({ example: 'fields[2].options', description: 'Path of the offending value in the request' })

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { IsInt, IsString, validateSync } from 'class-validator';
 import * as swagger from '@nestjs/swagger';
+import * as apiDocs from './api-docs';
 import * as atRuntime from './swagger-at-runtime';
 
 const SRC = join(__dirname, '../..');
@@ -14,11 +15,11 @@ function sources(dir: string): string[] {
   });
 }
 
-/** The values (not types) each source file imports from '@nestjs/swagger' statically. */
+/** The values (not types) each source file imports from '@nestjs/swagger' itself. */
 function swaggerImports(): Map<string, string[]> {
   const found = new Map<string, string[]>();
   for (const file of sources(SRC)) {
-    for (const [, names] of readFileSync(file, 'utf8').matchAll(/import\s+\{([^}]*)\}\s+from\s+'@nestjs\/swagger'/g)) {
+    for (const [, names] of readFileSync(file, 'utf8').matchAll(/(?:import|export)\s+\{([^}]*)\}\s+from\s+'@nestjs\/swagger'/g)) {
       const values = names.split(',').map((n) => n.trim()).filter((n) => n !== '' && !n.startsWith('type '));
       if (values.length > 0) found.set(relative(SRC, file), values);
     }
@@ -26,15 +27,19 @@ function swaggerImports(): Map<string, string[]> {
   return found;
 }
 
-describe("the running API's @nestjs/swagger (swagger-at-runtime.ts, put in its place by webpack.config.js)", () => {
-  it('exports every value the API imports from the package, but for the document builder that only the tests run', () => {
-    const imports = swaggerImports();
-    expect(imports.size).toBeGreaterThan(20);
-    const missing = [...imports].flatMap(([file, names]) => names.filter((n) => !(n in atRuntime)).map((n) => `${file}: ${n}`));
-    // openapi-document.ts builds the document (openapi.spec.ts); no module of the running API imports it.
-    expect(missing).toEqual(['app/openapi/openapi-document.ts: DocumentBuilder', 'app/openapi/openapi-document.ts: SwaggerModule']);
-    const importers = sources(SRC).filter((f) => /from '\.\/openapi-document'|from '\.\.\/openapi\/openapi-document'/.test(readFileSync(f, 'utf8')));
-    expect(importers.map((f) => relative(SRC, f))).toEqual(['app/openapi/export-openapi.ts']);
+const importersOf = (module: string): string[] =>
+  sources(SRC).filter((f) => new RegExp(`from '[./]*(?:openapi/)?${module}'`).test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+
+describe("the running API's OpenAPI decorators (swagger-at-runtime.ts, in api-docs.ts' place in the bundle)", () => {
+  it("exports every value api-docs.ts does, and the API's modules take them from api-docs.ts", () => {
+    expect(Object.keys(atRuntime).sort()).toEqual(Object.keys(apiDocs).sort());
+    expect(importersOf('api-docs').length).toBeGreaterThan(30);
+    // Only these import the package itself: api-docs.ts; the lazily loaded docs' pages; the document's builder,
+    // which only the export (run by the tests) imports.
+    expect([...swaggerImports().keys()].sort()).toEqual(['app/openapi/api-docs.ts', 'app/openapi/openapi-document.ts']);
+    expect(readFileSync(join(__dirname, 'openapi-ui.ts'), 'utf8')).toContain("import('@nestjs/swagger')");
+    expect(importersOf('openapi-document')).toEqual(['app/openapi/export-openapi.ts']);
+    expect(importersOf('export-openapi')).toEqual([]);
   });
 
   it('records no documentation with its decorators', () => {

@@ -1,13 +1,13 @@
 /**
- * What the running API is given for `@nestjs/swagger` (webpack.config.js replaces the package with this module in
- * the bundle; tests and the document's generation use the package itself).
+ * What the running API has for its OpenAPI decorators: webpack.config.js puts this module in the place of api-docs.ts,
+ * which the controllers and DTOs import them from (tests and the document's generation get `@nestjs/swagger`'s own).
  *
- * The decorators only record what the OpenAPI document says, and the document is generated when the API is built
- * (docs/openapi.json, held to the decorators by openapi.spec.ts) and served from that file (openapi-ui.ts). So at run
- * time they record nothing, and the pod does not hold the package (~400 modules with lodash and its document
- * builders, ~2 MiB of heap). `PartialType` and `OmitType` are not documentation: they carry the validation rules of the
- * class they map, so they are `@nestjs/mapped-types`' own, the ones `@nestjs/swagger` builds its versions on.
- * `swagger-at-runtime.spec.ts` holds this module to every name the API imports from the package.
+ * The decorators only record what the OpenAPI document says, and the document is docs/openapi.json, generated from them
+ * by the tests (openapi.spec.ts) and served from that file (openapi-ui.ts). So at run time they record nothing, and a
+ * pod does not hold the package (~400 modules with lodash and its document builders, ~2 MiB of heap). `PartialType`
+ * and `OmitType` are not documentation: they carry the validation rules of the class they map, so they are
+ * `@nestjs/mapped-types`' own, the ones `@nestjs/swagger` builds its versions on. `swagger-at-runtime.spec.ts` holds
+ * this module to api-docs.ts' names and to the package's behaviour where it matters.
  */
 export { OmitType, PartialType } from '@nestjs/mapped-types';
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiAcceptedResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { TokenName, WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';

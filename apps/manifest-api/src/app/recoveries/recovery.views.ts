@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../openapi/api-docs';
 import { LastErrorView } from '../results/result.views';
 
 /** A delivery whose attempts are over without success, as the failed-deliveries view lists it. */

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../openapi/api-docs';
 import { ATTEMPT_OUTCOMES, type AttemptOutcome } from '@owd/events';
 import type { FieldValue } from '@owd/payload';
 import type { DeliveryAttemptEntity } from './delivery-attempt.entity';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { GoalStore } from '../goals/goal-store.service';
 import { IdPipe } from '../http/id.pipe';

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { IdPipe } from '../http/id.pipe';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';

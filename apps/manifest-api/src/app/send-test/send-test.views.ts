@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../openapi/api-docs';
 
 export class SentRequestView {
   @ApiProperty() url!: string;

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../openapi/api-docs';
 import type { ApiTokenEntity } from '../api-token.entity';
 import type { WorkspaceEntity } from '../workspace.entity';
 

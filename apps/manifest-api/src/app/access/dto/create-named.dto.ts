@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../openapi/api-docs';
 import { IsString, Length, Matches } from 'class-validator';
 
 /** Body of POST /api/workspaces and POST /api/workspaces/{id}/tokens. */

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../openapi/api-docs';
 import { ArrayMaxSize, IsArray, IsOptional, Matches } from 'class-validator';
 
 /** Section and block type names: `content`, `key_points`, `paragraph`, … */

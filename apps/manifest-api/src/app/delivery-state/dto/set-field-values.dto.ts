@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../openapi/api-docs';
 import { IsFieldValueMap } from '../../http/validators';
 import type { FieldValue } from '@owd/payload';
 

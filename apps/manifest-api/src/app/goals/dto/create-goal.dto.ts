@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../../openapi/api-docs';
 import { IsBoolean, IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 import { IsAsciiEmail, PUBLISH_POLICIES, type PublishPolicy } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN, type FieldValue } from '@owd/payload';

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty } from '../../openapi/api-docs';
 import { IsString, Matches } from 'class-validator';
 
 /** Printable ASCII without spaces: it travels in `Authorization: Bearer` and keys the HMAC. */

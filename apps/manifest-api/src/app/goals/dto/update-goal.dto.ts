@@ -1,4 +1,4 @@
-import { ApiPropertyOptional, OmitType, PartialType } from '@nestjs/swagger';
+import { ApiPropertyOptional, OmitType, PartialType } from '../../openapi/api-docs';
 import { IsBoolean, IsIn } from 'class-validator';
 import { DELIVERY_MODES, type DeliveryMode } from '@owd/events';
 import { OptionalNotNull } from '../../http/validators';

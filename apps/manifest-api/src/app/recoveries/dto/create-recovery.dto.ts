@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '../../openapi/api-docs';
 import { IsDateString, IsOptional, IsString, IsUUID, Matches } from 'class-validator';
 
 /** Which failed deliveries a recovery retries: every one of the workspace (or of a goal) that failed since a time. */

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '../../openapi/api-docs';
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsNumber, IsObject, IsOptional, IsString, IsUrl, Matches, Min, MinLength, ValidateNested } from 'class-validator';
 import { IsRfc3339DateTime } from '@owd/events';

@@ -1,4 +1,4 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '../../openapi/api-docs';
 import { Type } from 'class-transformer';
 import {
   IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Min, ValidateNested,

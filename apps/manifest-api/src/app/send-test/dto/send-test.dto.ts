@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '../../openapi/api-docs';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class SendTestDto {
