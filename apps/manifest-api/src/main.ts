@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { bootstrapService, exitOnStartupFailure } from '@owd/platform';
 
-// The app module validates the configuration, so it loads only to serve.
+// The app module validates the configuration as it loads.
 async function main(): Promise<void> {
   const [{ AppModule }, { configure }] = await Promise.all([import('./app/app.module'), import('./app/configure')]);
   // The build puts the console's files and the OpenAPI document beside main.js (webpack.config.js).

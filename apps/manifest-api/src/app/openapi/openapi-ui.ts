@@ -15,7 +15,7 @@ const isDocsPath = (path: string): boolean => path === '/api/docs' || path.start
  * `@nestjs/swagger`'s own SwaggerModule. The document is docs/openapi.json (`file`; the build puts it beside main.js),
  * which openapi.spec.ts holds to the decorators: in the running API they record nothing (swagger-at-runtime.ts). The
  * package and the document are loaded by the first request for one of these paths, not at start: a pod would
- * otherwise hold them (~3 MiB of heap) for pages few ever open.
+ * otherwise hold them (~2 MiB of heap) for pages few ever open.
  */
 export function setupOpenApi(app: INestApplication, file: string): void {
   let docs: Promise<Handler> | undefined;

@@ -4,10 +4,10 @@
  *
  * The decorators only record what the OpenAPI document says, and the document is docs/openapi.json, generated from them
  * by the tests (openapi.spec.ts) and served from that file (openapi-ui.ts). So at run time they record nothing, and a
- * pod does not hold the package (~400 modules with lodash and its document builders, ~2 MiB of heap). `PartialType`
- * and `OmitType` are not documentation: they carry the validation rules of the class they map, so they are
- * `@nestjs/mapped-types`' own, the ones `@nestjs/swagger` builds its versions on. `swagger-at-runtime.spec.ts` holds
- * this module to api-docs.ts' names and to the package's behaviour where it matters.
+ * pod does not hold the package (~100 modules with lodash's full build and its document builders, ~2 MiB of heap).
+ * `PartialType` and `OmitType` are not documentation: they carry the validation rules of the class they map, so they
+ * are `@nestjs/mapped-types`' own, the ones `@nestjs/swagger` builds its versions on. `swagger-at-runtime.spec.ts`
+ * holds this module to api-docs.ts' names and to the package's behaviour where it matters.
  */
 export { OmitType, PartialType } from '@nestjs/mapped-types';
 
