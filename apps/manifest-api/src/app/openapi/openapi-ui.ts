@@ -6,7 +6,7 @@ type Next = (err?: unknown) => void;
 /** An Express app, called as the middleware it also is. */
 type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => void;
 
-export const OPENAPI_JSON_PATH = 'api/docs-json';
+const OPENAPI_JSON_PATH = 'api/docs-json';
 
 const isDocsPath = (path: string): boolean => path === '/api/docs' || path.startsWith('/api/docs/') || path.startsWith('/api/docs-');
 
