@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/testing';
-import { latencies, ProcessMeter, perUnit, summarize, type LatencySummary } from './support/measure';
+import { latencies, ProcessMeter, perUnit, SchedulerMeter, summarize, type LatencySummary, type SchedulerCounts } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readResults, readUntil, type AttemptRead, type ResultRead, type StateCount } from './support/result-states';
 import { arrivalRate, arrive, until } from './support/arrivals';
@@ -176,8 +176,12 @@ async function main(): Promise<void> {
 
     const meter = new ProcessMeter(system.pids());
     meter.start();
+    const scheduler = new SchedulerMeter({ ...system.pids(), ...system.serverPids(), bench: process.pid }, ['postgres']);
+    scheduler.start();
     const intake = await arrive(system, goalIds, rate, seconds, silentGoal);
     const ids = [...intake.submitted.keys()];
+    // Over the arrivals only, where the latencies are made (the drain is mostly the silent goal's timeouts).
+    const schedulerPerResult = scheduler.perUnit(ids.length);
     // At the end of the arrivals most results are still on their way: the count must balance all the same.
     const atArrivalEnd = balance(countStates(await listResults(system.api, goalIds)), ids.length);
 
@@ -242,6 +246,7 @@ async function main(): Promise<void> {
       retries: retries.byDelay,
       balance: { atArrivalEnd, final, drainedAtReceivers },
       cpuMsPerDelivery: perUnit(cpu, final.delivered),
+      schedulerPerResult,
       peakRssMb,
       problems: [...intake.rejected, ...receivers.problems, ...retries.violations],
     };
@@ -276,6 +281,7 @@ type Report = {
   retries: Record<string, object>;
   balance: Record<'atArrivalEnd' | 'final', ReturnType<typeof balance>> & { drainedAtReceivers: boolean };
   cpuMsPerDelivery: Record<string, number>;
+  schedulerPerResult: Record<string, SchedulerCounts>;
   peakRssMb: Record<string, number>;
 };
 
@@ -309,6 +315,9 @@ function print(r: Report, targets: Record<string, boolean>): void {
     return [k === 'final' ? 'after the drain' : 'end of arrivals', { submitted: b.submitted, listed: b.listed, delivered: b.delivered, failed: b.failed, pending: b.pending, other: JSON.stringify(b.other), balanced: b.balanced }];
   })));
   console.table(Object.fromEntries(SERVICES.map((s) => [s, { 'CPU ms / delivery': r.cpuMsPerDelivery[s], 'peak RSS MB': r.peakRssMb[s] }])));
+  const scheduled = Object.entries(r.schedulerPerResult);
+  console.log(`during the arrivals, waiting for a core, ms per result: ${scheduled.map(([n, c]) => `${n} ${c.waitMs}`).join(', ')}`);
+  console.log(`during the arrivals, put on a core, times per result: ${scheduled.map(([n, c]) => `${n} ${c.switches}`).join(', ')}`);
   console.table(Object.fromEntries(Object.entries(targets).map(([target, met]) => [target, { met }])));
 }
 

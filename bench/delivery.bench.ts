@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
-import { CostMeter, latencies, ProcessMeter, perUnit, ServerMeter } from './support/measure';
+import { CostMeter, latencies, ProcessMeter, perUnit, SchedulerMeter, ServerMeter } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -62,6 +62,8 @@ async function main(): Promise<void> {
     await database.start();
     const servers = new ServerMeter(system.serverPids());
     servers.start();
+    const scheduler = new SchedulerMeter({ ...system.pids(), ...system.serverPids(), bench: process.pid }, ['postgres']);
+    scheduler.start();
     const benchAtStart = process.cpuUsage();
     const accepted = new Map<string, number>();
     const started = Date.now();
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
     const cpu = meter.cpu();
     const databasePerDelivery = await database.perUnit(RESULTS);
     const serverCpu = servers.cpu();
+    const schedulerPerDelivery = scheduler.perUnit(RESULTS);
     const benchUsage = process.cpuUsage(benchAtStart);
     // A delivery counts once it is recorded: every result must read "delivered" through the API.
     const { reads, allSettled } = await readUntil(system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
@@ -114,6 +117,8 @@ async function main(): Promise<void> {
         // The load generator (API clients, receiver, Kafka reader) shares the machine with the system it measures.
         benchCpuMsPerDelivery: perUnit({ bench: (benchUsage.user + benchUsage.system) / 1000 }, RESULTS)['bench'],
         peakRssMb,
+        // How long each process waited for a core (runnable, not running) and how often it was put on one.
+        schedulerPerDelivery,
       },
     };
 
@@ -136,6 +141,9 @@ async function main(): Promise<void> {
     const services = Object.values(steady.cpuMsPerDelivery).reduce((a, b) => a + b, 0);
     const all = services + Object.values(steady.serverCpuMsPerDelivery).reduce((a, b) => a + b, 0);
     console.log(`CPU ms per delivery: services ${services.toFixed(1)}, ${Object.entries(steady.serverCpuMsPerDelivery).map(([n, ms]) => `${n} ${ms}`).join(', ') || 'broker and database not on this machine'}; whole machine ${all.toFixed(1)}; the bench itself (API clients, receiver, Kafka reader) ${steady.benchCpuMsPerDelivery}`);
+    const scheduled = Object.entries(steady.schedulerPerDelivery);
+    console.log(`waiting for a core, ms per delivery: ${scheduled.map(([n, c]) => `${n} ${c.waitMs}`).join(', ')}`);
+    console.log(`put on a core, times per delivery: ${scheduled.map(([n, c]) => `${n} ${c.switches}`).join(', ')}`);
     console.log(conditions(host));
     writeResult('steady', report);
   } finally {

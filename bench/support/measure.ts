@@ -95,6 +95,86 @@ export class ServerMeter {
   }
 }
 
+/** Every process under `pid` (children, their children, ...), from one pass over /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out: number[] = [];
+  for (let queue = [pid]; queue.length > 0;) {
+    const next = queue.flatMap((p) => children.get(p) ?? []);
+    out.push(...next);
+    queue = next;
+  }
+  return out;
+}
+
+export interface SchedulerCounts {
+  /** Time the threads were runnable but waited for a core (the kernel's run-queue wait), ms. */
+  waitMs: number;
+  /** Times a thread was put on a core (its slices: woken or preempted and back), whatever the reason. */
+  switches: number;
+}
+
+/** Run-queue wait and slices summed over the threads of the processes (/proc/<pid>/task/<tid>/schedstat). */
+function schedulerCounts(pids: readonly number[]): Map<string, SchedulerCounts> {
+  const out = new Map<string, SchedulerCounts>();
+  for (const pid of pids) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) {
+        const [, waitNs, slices] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(' ').map(Number);
+        out.set(`${pid}/${tid}`, { waitMs: waitNs / 1e6, switches: slices });
+      }
+    } catch {
+      // Gone meanwhile (a finished backend, an ended thread): what it waited is not counted.
+    }
+  }
+  return out;
+}
+
+/**
+ * How long each named process waited for a core over a window, and how often it was put on one: on a saturated
+ * machine the wait, not the work, is most of a delivery's latency. `trees` names the servers whose processes come
+ * and go (PostgreSQL's backends); their live processes at the end are counted, threads that ended are not.
+ */
+export class SchedulerMeter {
+  private atStart = new Map<string, Map<string, SchedulerCounts>>();
+
+  constructor(private readonly pids: Readonly<Record<string, number | undefined>>, private readonly trees: readonly string[] = []) {}
+
+  private read(name: string): Map<string, SchedulerCounts> {
+    const pid = this.pids[name] as number;
+    return schedulerCounts(this.trees.includes(name) ? [pid, ...descendants(pid)] : [pid]);
+  }
+
+  start(): void {
+    for (const [name, pid] of Object.entries(this.pids)) if (pid) this.atStart.set(name, this.read(name));
+  }
+
+  /** Per process found at start, the wait (ms) and switches since start() divided by `units`, two decimals. */
+  perUnit(units: number): Record<string, SchedulerCounts> {
+    const out: Record<string, SchedulerCounts> = {};
+    for (const [name, before] of this.atStart) {
+      let waitMs = 0;
+      let switches = 0;
+      for (const [thread, now] of this.read(name)) {
+        waitMs += now.waitMs - (before.get(thread)?.waitMs ?? 0);
+        switches += now.switches - (before.get(thread)?.switches ?? 0);
+      }
+      const per = (n: number) => (units > 0 ? Number((n / units).toFixed(2)) : 0);
+      out[name] = { waitMs: per(waitMs), switches: per(switches) };
+    }
+    return out;
+  }
+}
+
 /** Resident set size of the process now, in MB. */
 export function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:')) ?? '0';
