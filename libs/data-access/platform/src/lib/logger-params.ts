@@ -1,6 +1,6 @@
 import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import { destination as pinoDestination, type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { requestId, traceFields } from './log-correlation';
 import { serializeError, serializeRequest } from './log-serializers';
@@ -15,9 +15,14 @@ const UNLOGGED_ROUTES = ['health', 'health/*probe', 'metrics'].map((path) => ({ 
  * are not logged, and do not go through the request logger at all: it binds each request's logger in an
  * AsyncLocalStorage, and the first request it sees turns on Node's promise hooks for the rest of the process, a
  * cost on every promise. So a service that serves nothing but probes and scrapes (all but the API) never pays it.
- * `destination` defaults to stdout (tests pass their own).
+ * `destination` defaults to stdout, written synchronously (tests pass their own): each line is one write(2) from the
+ * event loop's thread, as Node.js writes `process.stdout` to a pipe or a file on Linux. pino's own default writes
+ * through libuv's thread pool, which woke a worker and then the event loop again for every line: at the API's line
+ * per request that cost it ~18 % of its CPU per delivery at full load (docs/performance.md, twentieth round). And a
+ * line logged is on stdout before the call returns, so a process killed right after it (OOM, SIGKILL) loses none; a
+ * stdout that cannot take more (a stalled log collector) holds the service up rather than piling lines up in memory.
  */
-export function loggerParams(service: string, level: string, destination?: DestinationStream): Params {
+export function loggerParams(service: string, level: string, destination: DestinationStream = stdoutLines()): Params {
   const options: Options = {
     level,
     base: { service },
@@ -31,5 +36,10 @@ export function loggerParams(service: string, level: string, destination?: Desti
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'request_id' },
   };
-  return { pinoHttp: destination ? [options, destination] : options, exclude: UNLOGGED_ROUTES };
+  return { pinoHttp: [options, destination], exclude: UNLOGGED_ROUTES };
+}
+
+/** Standard output, one synchronous write per line (see loggerParams). */
+export function stdoutLines(): DestinationStream {
+  return pinoDestination({ dest: 1, sync: true });
 }
