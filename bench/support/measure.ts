@@ -140,7 +140,7 @@ function schedulerCounts(pids: readonly number[]): Map<string, SchedulerCounts> 
 }
 
 /**
- * How long each named process waited for a core over a window, and how often it was put on one: on a saturated
+ * How long each named process waited for a core over a window, and how often it was put on one: on a busy
  * machine the wait, not the work, is most of a delivery's latency. `trees` names the servers whose processes come
  * and go (PostgreSQL's backends); their live processes at the end are counted, threads that ended are not.
  */

@@ -40,6 +40,6 @@ export function loggerParams(service: string, level: string, destination: Destin
 }
 
 /** Standard output, one synchronous write per line (see loggerParams). */
-export function stdoutLines(): DestinationStream {
+function stdoutLines(): DestinationStream {
   return pinoDestination({ dest: 1, sync: true });
 }
