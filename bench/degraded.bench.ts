@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/testing';
-import { latencies, ProcessMeter, perUnit, SchedulerMeter, summarize, type LatencySummary, type SchedulerCounts } from './support/measure';
+import { latencies, ProcessMeter, perUnit, schedulerLines, summarize, systemSchedulerMeter, type LatencySummary, type SchedulerCounts } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readResults, readUntil, type AttemptRead, type ResultRead, type StateCount } from './support/result-states';
 import { arrivalRate, arrive, until } from './support/arrivals';
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
 
     const meter = new ProcessMeter(system.pids());
     meter.start();
-    const scheduler = new SchedulerMeter({ ...system.pids(), ...system.serverPids(), bench: process.pid }, ['postgres']);
+    const scheduler = systemSchedulerMeter(system);
     scheduler.start();
     const intake = await arrive(system, goalIds, rate, seconds, silentGoal);
     const ids = [...intake.submitted.keys()];
@@ -315,9 +315,7 @@ function print(r: Report, targets: Record<string, boolean>): void {
     return [k === 'final' ? 'after the drain' : 'end of arrivals', { submitted: b.submitted, listed: b.listed, delivered: b.delivered, failed: b.failed, pending: b.pending, other: JSON.stringify(b.other), balanced: b.balanced }];
   })));
   console.table(Object.fromEntries(SERVICES.map((s) => [s, { 'CPU ms / delivery': r.cpuMsPerDelivery[s], 'peak RSS MB': r.peakRssMb[s] }])));
-  const scheduled = Object.entries(r.schedulerPerResult);
-  console.log(`during the arrivals, waiting for a core, ms per result: ${scheduled.map(([n, c]) => `${n} ${c.waitMs}`).join(', ')}`);
-  console.log(`during the arrivals, put on a core, times per result: ${scheduled.map(([n, c]) => `${n} ${c.switches}`).join(', ')}`);
+  for (const line of schedulerLines(r.schedulerPerResult, 'result')) console.log(`during the arrivals, ${line}`);
   console.table(Object.fromEntries(Object.entries(targets).map(([target, met]) => [target, { met }])));
 }
 

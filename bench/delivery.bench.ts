@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
-import { CostMeter, latencies, ProcessMeter, perUnit, SchedulerMeter, ServerMeter } from './support/measure';
+import { CostMeter, latencies, ProcessMeter, perUnit, schedulerLines, ServerMeter, systemSchedulerMeter } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     await database.start();
     const servers = new ServerMeter(system.serverPids());
     servers.start();
-    const scheduler = new SchedulerMeter({ ...system.pids(), ...system.serverPids(), bench: process.pid }, ['postgres']);
+    const scheduler = systemSchedulerMeter(system);
     scheduler.start();
     const benchAtStart = process.cpuUsage();
     const accepted = new Map<string, number>();
@@ -141,9 +141,7 @@ async function main(): Promise<void> {
     const services = Object.values(steady.cpuMsPerDelivery).reduce((a, b) => a + b, 0);
     const all = services + Object.values(steady.serverCpuMsPerDelivery).reduce((a, b) => a + b, 0);
     console.log(`CPU ms per delivery: services ${services.toFixed(1)}, ${Object.entries(steady.serverCpuMsPerDelivery).map(([n, ms]) => `${n} ${ms}`).join(', ') || 'broker and database not on this machine'}; whole machine ${all.toFixed(1)}; the bench itself (API clients, receiver, Kafka reader) ${steady.benchCpuMsPerDelivery}`);
-    const scheduled = Object.entries(steady.schedulerPerDelivery);
-    console.log(`waiting for a core, ms per delivery: ${scheduled.map(([n, c]) => `${n} ${c.waitMs}`).join(', ')}`);
-    console.log(`put on a core, times per delivery: ${scheduled.map(([n, c]) => `${n} ${c.switches}`).join(', ')}`);
+    for (const line of schedulerLines(steady.schedulerPerDelivery, 'delivery')) console.log(line);
     console.log(conditions(host));
     writeResult('steady', report);
   } finally {

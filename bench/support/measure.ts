@@ -37,17 +37,36 @@ function withReapedChildrenMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 1000) / CLK_TCK;
 }
 
+/** Every process under `pid` (children, their children, ...), from one pass over /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const out: number[] = [];
+  for (let queue = [pid]; queue.length > 0;) {
+    const next = queue.flatMap((p) => children.get(p) ?? []);
+    out.push(...next);
+    queue = next;
+  }
+  return out;
+}
+
 /**
  * CPU of a server and every process under it, in ms (PostgreSQL's backends come and go: a finished one's time
  * moves into its parent's reaped-children time, a live one's is read directly).
  */
 export function treeCpuMs(pid: number): number {
   let total = withReapedChildrenMs(pid);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const p of descendants(pid)) {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ');
-      if (Number(stat[1]) === pid) total += treeCpuMs(Number(entry));
+      total += withReapedChildrenMs(p);
     } catch {
       // Gone meanwhile: its time is in its parent's reaped-children time now.
     }
@@ -93,27 +112,6 @@ export class ServerMeter {
   cpu(): Record<string, number> {
     return Object.fromEntries([...this.atStart].map(([name, at]) => [name, treeCpuMs(this.servers[name] as number) - at]));
   }
-}
-
-/** Every process under `pid` (children, their children, ...), from one pass over /proc. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const out: number[] = [];
-  for (let queue = [pid]; queue.length > 0;) {
-    const next = queue.flatMap((p) => children.get(p) ?? []);
-    out.push(...next);
-    queue = next;
-  }
-  return out;
 }
 
 export interface SchedulerCounts {
@@ -173,6 +171,20 @@ export class SchedulerMeter {
     }
     return out;
   }
+}
+
+/** A scheduler meter over the services, the local broker and database (PostgreSQL as a tree) and the bench itself. */
+export function systemSchedulerMeter(system: { pids(): Record<string, number>; serverPids(): Record<string, number | undefined> }): SchedulerMeter {
+  return new SchedulerMeter({ ...system.pids(), ...system.serverPids(), bench: process.pid }, ['postgres']);
+}
+
+/** The two lines the benches print of a SchedulerMeter's figures, `per` naming the unit ("delivery", "result"). */
+export function schedulerLines(counts: Readonly<Record<string, SchedulerCounts>>, per: string): string[] {
+  const scheduled = Object.entries(counts);
+  return [
+    `waiting for a core, ms per ${per}: ${scheduled.map(([n, c]) => `${n} ${c.waitMs}`).join(', ')}`,
+    `put on a core, times per ${per}: ${scheduled.map(([n, c]) => `${n} ${c.switches}`).join(', ')}`,
+  ];
 }
 
 /** Resident set size of the process now, in MB. */
