@@ -4,8 +4,8 @@ import { KafkaHealthIndicator } from '@owd/kafka';
 import { ReadinessIndicators } from './readiness';
 
 /**
- * The probes' decorator options: no cache, and no Swagger documentation (the probes are in no OpenAPI document). With
- * it, terminus requires `@nestjs/swagger` to document them: ~100 modules and ~2 MiB of heap in every service.
+ * The probes' decorator options: no cache, and no Swagger documentation (the probes are in no OpenAPI document). To
+ * document them, terminus would require `@nestjs/swagger`: ~100 modules and ~2 MiB of heap in every service.
  */
 export const PROBE: NonNullable<Parameters<typeof HealthCheck>[0]> = { noCache: true, swaggerDocumentation: false };
 
