@@ -8,6 +8,7 @@ module.exports = {
   roots: ['<rootDir>/e2e/faults'],
   testMatch: ['<rootDir>/e2e/faults/**/*.fault-spec.ts'],
   globalSetup: '<rootDir>/e2e/faults/support/global-setup.ts',
+  globalTeardown: '<rootDir>/e2e/faults/support/global-teardown.ts',
   // Longer with FAULT_RESULTS (e2e/faults/support/harness.ts STREAM): the stream, then the settling of every result.
   testTimeout: 240_000 + Number(process.env.FAULT_RESULTS ?? 300) * 150,
 };

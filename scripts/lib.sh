@@ -16,6 +16,9 @@ ensure_deps() {
   fi
 }
 
+# True when something accepts TCP connections on 127.0.0.1:$1.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 tsx() { node node_modules/tsx/dist/cli.mjs --tsconfig tsconfig.base.json "$@"; }
 
 # The console's browser tests drive Debian's Chromium through playwright-core (a test tool's own

@@ -9,6 +9,19 @@ ensure_snippet_toolchains
 ensure_promtool
 mkdir -p test-artifacts
 
+# The integration suite starts its own broker and database when none is given or already up (libs/testing's
+# infra), and the image check below uses them too; whatever this run started, it stops when it ends, so it
+# leaves nothing listening and a second run on the same machine starts cleanly. (The fault suite stops its own.)
+test_kafka_port=${TEST_KAFKA_PORT:-29092} test_pg_port=${TEST_PG_PORT:-55433}
+stop_kafka=0 stop_pg=0
+[ -z "${KAFKA_BROKERS:-}" ] && ! listening "$test_kafka_port" && stop_kafka=1
+[ -z "${DATABASE_URL:-}" ] && ! listening "$test_pg_port" && stop_pg=1
+stop_started_servers() {
+  if ((stop_kafka)); then KAFKA_DIR="$ROOT/.local/kafka-test" bash tools/kafka/kafka.sh stop || true; fi
+  if ((stop_pg)); then PG_DIR="$ROOT/.local/postgres-test" PG_PORT="$test_pg_port" node tools/postgres/postgres.mjs stop || true; fi
+}
+trap stop_started_servers EXIT
+
 say "lint (eslint + @nx/enforce-module-boundaries)"
 npx nx run-many -t lint --output-style=static
 npx eslint e2e bench tools  # not inside an Nx project: the suites, benchmarks and tools
