@@ -215,6 +215,7 @@ async function main(): Promise<void> {
       if (seen.requests.length === 1) groups['first attempt'].push(id);
       groups[seen.requests.length > 1 ? 'after a retry' : first === 'at once' ? '204 at once' : `204 after ${SLOW_ANSWER_MS} ms`].push(id);
     }
+    await system.attemptsRead(groups['all delivered']);
     const accepted = new Map([...intake.submitted].map(([id, s]) => [id, s.acceptedAt]));
     const moments = {
       atReceiver: new Map([...receivers.seen].flatMap(([id, seen]) => (seen.answeredAt === undefined ? [] : [[id, seen.answeredAt] as const]))),
@@ -293,7 +294,7 @@ function print(r: Report, targets: Record<string, boolean>): void {
   });
   console.log(`\nintake: ${r.intake.submitted} submitted at ${r.intake.achievedPerSecond}/s (target ${r.settings.ratePerSecond}/s), ${r.intake.rejected} refused; `
     + `due → 201 p50 ${r.intake.dueToAcceptedMs?.p50} ms, p99 ${r.intake.dueToAcceptedMs?.p99} ms; at most ${r.intake.maxInFlight} submissions in flight`);
-  console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt readable on Kafka; the API recording it');
+  console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt handed to Kafka; the API recording it');
   console.table({
     'steady (full load, one receiver)': row(r.latencyMs.steady),
     ...Object.fromEntries(Object.entries(r.latencyMs.healthy).map(([group, l]) => [`degraded, healthy: ${group}`, row(l)])),

@@ -93,6 +93,7 @@ async function main(): Promise<void> {
     // At the end the count of results equals the count of deliveries.
     const count = countStates(await listResults(system.api, goals));
     if (count.listed !== RESULTS || count.delivered !== RESULTS) throw new Error(`${RESULTS} submitted, the API lists ${count.listed} results, ${count.delivered} delivered`);
+    await system.attemptsRead(ids);
 
     // Throughput counts a delivery once the API recorded it (its state's updatedAt), as the issue defines it;
     // the rate of 2xx answers at the receiver is given next to it.
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
       'steady: recorded "delivered" (counts)': { 'per second': steady.deliveredPerSecond, 'ratio to raw': steady.ratioToRaw },
     });
     console.log(`API intake reached ${steady.submittedPerSecond}/s; the API lists ${count.listed} results, ${count.delivered} of them delivered`);
-    console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt readable on Kafka; the API recording it');
+    console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt handed to Kafka; the API recording it');
     console.table(steady.latencyMs);
     console.table(Object.fromEntries(SERVICES.map((s) => [s, {
       'CPU ms / delivery': steady.cpuMsPerDelivery[s], 'SQL statements / delivery': steady.databasePerDelivery[s].statements,

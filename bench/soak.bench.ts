@@ -1,6 +1,6 @@
 // soak: results arrive at a fixed rate (open loop) for many minutes to healthy receivers answering 204 at once.
 // Every minute it samples each service's RSS and CPU (and the local broker's, database's and its own CPU), the
-// deliveries that became readable on Kafka, and the latency (accepted → delivered attempt on Kafka) of the results
+// deliveries handed to Kafka, and the latency (accepted → delivered attempt handed to Kafka) of the results
 // submitted in that minute; it counts the rows of the bookkeeping tables at the start, every 15 s and at the end. The
 // minutes are counted after a warm-up minute at the same rate (compiling the hot code, filling pools and caches), which
 // is reported apart. Checks: the last minute's RSS, CPU per delivery and latency within 10 % of the first measured

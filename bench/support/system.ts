@@ -1,7 +1,7 @@
 // The whole system for the end-to-end benchmarks: the five built services as processes (as the image runs
 // them) on a fresh database and topic prefix, real Kafka and PostgreSQL, and an API token of a new workspace.
 import { TOPICS, type DeliveryAttemptedPayload, type TopicName } from '@owd/events';
-import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, waitFor, type TestDatabase } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { Pool } from 'undici';
@@ -10,6 +10,9 @@ import { deployedRuntime } from './output';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
 export { SERVICES, type ServiceName };
+
+/** How long the bench's reader of delivery.attempted lets the broker hold a fetch (watchAttempts). */
+const ATTEMPTS_FETCH_WAIT_MS = 250;
 
 /** The goals' receiver secret: every delivery is signed, as in production. */
 export const SECRET = 'whsec_bench_0123456789abcdef';
@@ -101,24 +104,39 @@ export class BenchSystem {
   }
 
   /**
-   * Starts reading delivery.attempted, so deliveredOnKafka() can tell when each result's successful attempt
-   * became readable on Kafka: between the receiver's 2xx and the API's record of it.
+   * Starts reading delivery.attempted, so deliveredOnKafka() can tell when each result's successful attempt was
+   * handed to Kafka: between the receiver's 2xx and the API's record of it. The reader fetches lazily (a few
+   * fetches a second) and times each record by its Kafka timestamp: read at once, it was the broker's busiest client
+   * (a fetch for every batch the dispatcher wrote), a third of the broker's CPU and as much again of the bench's, on
+   * the machine it measures (docs/performance.md, twenty-first round).
    */
   async watchAttempts(): Promise<void> {
-    this.attemptsReader = await this.readTopics([TOPICS.DELIVERY_ATTEMPTED]);
+    this.attemptsReader = await new TopicReader(this.brokers, this.prefix, [TOPICS.DELIVERY_ATTEMPTED], { fetchWaitMs: ATTEMPTS_FETCH_WAIT_MS }).start();
+  }
+
+  /** Waits until the reader of watchAttempts() has the delivered attempt of every one of `ids`. */
+  async attemptsRead(ids: readonly string[]): Promise<void> {
+    await waitFor(() => {
+      const read = this.deliveredOnKafka();
+      return ids.every((id) => read.has(id));
+    }, { timeoutMs: 60_000, intervalMs: ATTEMPTS_FETCH_WAIT_MS, what: 'the delivered attempt of every result read from Kafka' });
   }
 
   /** A reader of `topics` of this system from their beginning, started (the caller stops it). */
   readTopics(topics: readonly TopicName[]): Promise<TopicReader> {
-    return new TopicReader((process.env['KAFKA_BROKERS'] ?? '').split(','), this.prefix, topics).start();
+    return new TopicReader(this.brokers, this.prefix, topics).start();
   }
 
-  /** Result id → when the bench read its `delivered` delivery.attempted event from Kafka. */
+  private get brokers(): string[] {
+    return (process.env['KAFKA_BROKERS'] ?? '').split(',');
+  }
+
+  /** Result id → when its `delivered` delivery.attempted event was handed to Kafka (the record's timestamp). */
   deliveredOnKafka(): Map<string, number> {
     const at = new Map<string, number>();
     for (const m of this.attemptsReader?.messages ?? []) {
       const payload = m.envelope?.payload as DeliveryAttemptedPayload | undefined;
-      if (payload?.outcome === 'delivered' && !at.has(payload.resultId)) at.set(payload.resultId, m.receivedAt);
+      if (payload?.outcome === 'delivered' && !at.has(payload.resultId)) at.set(payload.resultId, m.timestamp);
     }
     return at;
   }

@@ -14,9 +14,23 @@ export interface ReadMessage {
   envelope?: EventEnvelope;
   invalid?: string;
   receivedAt: number;
+  /** The record's Kafka timestamp (ms): when its producer handed it to Kafka, as the topics keep CreateTime. */
+  timestamp: number;
+}
+
+export interface TopicReaderOptions {
+  /**
+   * Fetch lazily: the broker holds each fetch up to this long to gather up to 1 MiB, so reading costs the broker and
+   * the reader a few fetches a second instead of one per batch the producers write. For a reader that times
+   * records by their `timestamp` (the bench), not by when it got them. Unset: every record is read at once (tests).
+   */
+  fetchWaitMs?: number;
 }
 
 const definitions = definitionMap(ALL_EVENTS);
+
+/** What a lazy reader's fetch waits to gather (`fetchWaitMs`). */
+const LAZY_FETCH_BYTES = 1024 * 1024;
 
 /**
  * Reads topics of a test prefix from their beginning into memory, validating every message against
@@ -26,7 +40,10 @@ export class TopicReader {
   readonly messages: ReadMessage[] = [];
   private consumer?: Consumer;
 
-  constructor(private readonly brokers: string[], private readonly prefix: string, private readonly topics: readonly TopicName[]) {}
+  constructor(
+    private readonly brokers: string[], private readonly prefix: string, private readonly topics: readonly TopicName[],
+    private readonly options: TopicReaderOptions = {},
+  ) {}
 
   /** The valid envelopes read so far, oldest first. */
   get envelopes(): EventEnvelope[] {
@@ -35,7 +52,11 @@ export class TopicReader {
 
   async start(): Promise<this> {
     const kafka = new Kafka({ brokers: this.brokers, clientId: 'test-reader', logLevel: logLevel.NOTHING });
-    this.consumer = kafka.consumer({ groupId: `test-reader-${randomUUID()}`, heartbeatInterval: 500 });
+    const { fetchWaitMs } = this.options;
+    this.consumer = kafka.consumer({
+      groupId: `test-reader-${randomUUID()}`, heartbeatInterval: 500,
+      ...(fetchWaitMs === undefined ? {} : { maxWaitTimeInMs: fetchWaitMs, minBytes: LAZY_FETCH_BYTES }),
+    });
     await this.consumer.connect();
     await this.consumer.subscribe({ topics: this.topics.map((t) => `${this.prefix}${t}`), fromBeginning: true });
     await this.consumer.run({
@@ -48,6 +69,7 @@ export class TopicReader {
         }));
         this.messages.push({
           topic: topic.slice(this.prefix.length), raw, key: message.key?.toString() ?? '', headers, receivedAt: Date.now(),
+          timestamp: Number(message.timestamp),
           ...(parsed.ok ? { envelope: parsed.envelope } : { invalid: parsed.reason }),
         });
       },
