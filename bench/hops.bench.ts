@@ -1,20 +1,21 @@
 // hops: where a delivery's latency goes at a fixed rate. Results arrive on a timer (open loop) at half of steady's
 // throughput by default, every receiver answers at once, and a consumer of the bench's own reads each event of a
-// result as it reaches Kafka: the time between two moments is a hop (the outbox relay and the broker included in
-// each). Percentiles per hop show which one makes the tail.
+// result with the moment its service handed it to Kafka (the record's timestamp, which the service's producer sets as
+// it sends): the time between two moments is a hop (the outbox relay included in each). Percentiles per hop show
+// which one makes the tail. The reader fetches a few times a second, so it costs the broker and the machine little.
 //   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]     (defaults: half of the newest steady, 30 s, 50 goals)
 import { TOPICS, type TopicName } from '@owd/events';
 import { startReceiver, waitFor } from '@owd/testing';
 import { arrivalRate, arrive } from './support/arrivals';
 import { summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
-import { BenchSystem } from './support/system';
+import { BenchSystem, LAZY_FETCH_WAIT_MS } from './support/system';
 
 const { rate } = arrivalRate(process.argv[2]);
 const SECONDS = Number(process.argv[3] ?? 30);
 const GOALS = Number(process.argv[4] ?? 50);
 
-/** Moments of one result, each when it was first seen (the bench's clock). */
+/** Moments of one result: accepted and at the receiver by the bench's clock, the others by the events' Kafka timestamps. */
 type Moment = 'accepted' | 'revised' | 'requested' | 'status' | 'receiver' | 'attempted';
 
 /** The hops, from one moment to the next on the result's way (`status` is the API's side branch of `requested`). */
@@ -27,14 +28,14 @@ const HOPS: readonly [string, Moment, Moment][] = [
   ['whole: accepted → delivery.attempted on Kafka', 'accepted', 'attempted'],
 ];
 
-/** Result id → when the first event of `topic` for it (that `accepts`) was read. */
-function firstSeen(messages: readonly { topic: string; receivedAt: number; envelope?: { payload: unknown } }[], topic: TopicName,
+/** Result id → when the first event of `topic` for it (that `accepts`) was handed to Kafka. */
+function firstSeen(messages: readonly { topic: string; timestamp: number; envelope?: { payload: unknown } }[], topic: TopicName,
   accepts: (payload: Record<string, unknown>) => boolean = () => true): Map<string, number> {
   const seen = new Map<string, number>();
   for (const m of messages) {
     const payload = m.envelope?.payload as Record<string, unknown> | undefined;
     const id = String(payload?.['resultId']);
-    if (m.topic === topic && payload && accepts(payload) && !seen.has(id)) seen.set(id, m.receivedAt);
+    if (m.topic === topic && payload && accepts(payload) && !seen.has(id)) seen.set(id, m.timestamp);
   }
   return seen;
 }
@@ -52,9 +53,12 @@ async function main(): Promise<void> {
     await system.start();
     const goals: string[] = [];
     for (let g = 0; g < GOALS; g++) goals.push(await system.addGoal(`Hops desk ${g}`, `${receiver.url}/hook`));
-    const reader = await system.readTopics([TOPICS.GOAL_CHANGED, TOPICS.RESULT_REVISED, TOPICS.DELIVERY_REQUESTED, TOPICS.RESULT_STATUS, TOPICS.DELIVERY_ATTEMPTED]);
+    const reader = await system.readTopics(
+      [TOPICS.GOAL_CHANGED, TOPICS.RESULT_REVISED, TOPICS.DELIVERY_REQUESTED, TOPICS.RESULT_STATUS, TOPICS.DELIVERY_ATTEMPTED],
+      { fetchWaitMs: LAZY_FETCH_WAIT_MS },
+    );
     try {
-      // The reader has joined its group and reads (the goals' events are there): from now on it sees events as they come.
+      // The reader has joined its group and reads (the goals' events are there) before the results arrive.
       await waitFor(() => reader.messages.some((m) => m.topic === TOPICS.GOAL_CHANGED), { timeoutMs: 60_000, what: 'the bench\'s reader reading' });
       const { submitted, rejected } = await arrive(system, goals, rate, SECONDS);
       const ids = [...submitted.keys()];
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
       await waitFor(() => {
         const seen = attempted();
         return ids.every((id) => seen.has(id));
-      }, { timeoutMs: 120_000, intervalMs: 250, what: 'every delivered attempt on Kafka' });
+      }, { timeoutMs: 120_000, intervalMs: LAZY_FETCH_WAIT_MS, what: 'every delivered attempt on Kafka' });
       const at: Record<Moment, Map<string, number>> = {
         accepted: new Map([...submitted].map(([id, s]) => [id, s.acceptedAt])),
         revised: firstSeen(reader.messages, TOPICS.RESULT_REVISED),
@@ -76,7 +80,7 @@ async function main(): Promise<void> {
         hops[name] = summarize(ids.flatMap((id) => (at[from].has(id) && at[to].has(id) ? [(at[to].get(id) as number) - (at[from].get(id) as number)] : [])));
       }
       console.log(`\nhops: ${ids.length} results at ${rate}/s for ${SECONDS} s over ${GOALS} goals; every receiver answers 204 at once; ${rejected.length} refused`);
-      console.log('ms between two moments of a result, each taken when the bench first saw it (its own consumer reads the events from Kafka)');
+      console.log('ms between two moments of a result: accepted (201) and at the receiver by the bench\'s clock, each event when its service handed it to Kafka (the record\'s timestamp)');
       console.table(hops);
       console.log(conditions(host));
       writeResult('hops', { machine: { ...host, loadAverage1mAtEnd: load() }, settings: { ratePerSecond: rate, seconds: SECONDS, goals: GOALS }, submitted: ids.length, refused: rejected.length, hopsMs: hops });

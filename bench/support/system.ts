@@ -1,7 +1,7 @@
 // The whole system for the end-to-end benchmarks: the five built services as processes (as the image runs
 // them) on a fresh database and topic prefix, real Kafka and PostgreSQL, and an API token of a new workspace.
 import { TOPICS, type DeliveryAttemptedPayload, type TopicName } from '@owd/events';
-import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, waitFor, type TestDatabase, type TopicReaderOptions } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { Pool } from 'undici';
@@ -11,8 +11,8 @@ import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stac
 
 export { SERVICES, type ServiceName };
 
-/** How long the bench's reader of delivery.attempted lets the broker hold a fetch (watchAttempts). */
-const ATTEMPTS_FETCH_WAIT_MS = 250;
+/** How long the bench's readers let the broker hold a fetch: they time records by their Kafka timestamps. */
+export const LAZY_FETCH_WAIT_MS = 250;
 
 /** The goals' receiver secret: every delivery is signed, as in production. */
 export const SECRET = 'whsec_bench_0123456789abcdef';
@@ -111,7 +111,7 @@ export class BenchSystem {
    * the machine it measures (docs/performance.md, twenty-first round).
    */
   async watchAttempts(): Promise<void> {
-    this.attemptsReader = await new TopicReader(this.brokers, this.prefix, [TOPICS.DELIVERY_ATTEMPTED], { fetchWaitMs: ATTEMPTS_FETCH_WAIT_MS }).start();
+    this.attemptsReader = await this.readTopics([TOPICS.DELIVERY_ATTEMPTED], { fetchWaitMs: LAZY_FETCH_WAIT_MS });
   }
 
   /** Waits until the reader of watchAttempts() has the delivered attempt of every one of `ids`. */
@@ -119,12 +119,12 @@ export class BenchSystem {
     await waitFor(() => {
       const read = this.deliveredOnKafka();
       return ids.every((id) => read.has(id));
-    }, { timeoutMs: 60_000, intervalMs: ATTEMPTS_FETCH_WAIT_MS, what: 'the delivered attempt of every result read from Kafka' });
+    }, { timeoutMs: 60_000, intervalMs: LAZY_FETCH_WAIT_MS, what: 'the delivered attempt of every result read from Kafka' });
   }
 
   /** A reader of `topics` of this system from their beginning, started (the caller stops it). */
-  readTopics(topics: readonly TopicName[]): Promise<TopicReader> {
-    return new TopicReader(this.brokers, this.prefix, topics).start();
+  readTopics(topics: readonly TopicName[], options?: TopicReaderOptions): Promise<TopicReader> {
+    return new TopicReader(this.brokers, this.prefix, topics, options).start();
   }
 
   private get brokers(): string[] {
