@@ -36,7 +36,7 @@ describe('TopicReader', () => {
     expect(reader.messages.map((m) => [m.key, m.timestamp])).toEqual(stamps.map((t, i) => [`k${i}`, t]));
   });
 
-  it('without fetchWaitMs, reads at once; a record sent without a timestamp carries the moment kafkajs sent it', async () => {
+  it('a record its producer sent without a timestamp carries the moment kafkajs sent it', async () => {
     const sentAt = Date.now();
     await producer.send({ topic: `${prefix}${TOPICS.DELIVERY_ATTEMPTED}`, messages: [{ key: 'now', value: '{}' }] });
     reader = await new TopicReader(brokers, prefix, [TOPICS.DELIVERY_ATTEMPTED]).start();
