@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { REPO_ROOT, waitFor } from '@owd/testing';
@@ -68,13 +68,19 @@ export class Stack {
   async start(service: ServiceName, instance: string = service): Promise<void> {
     const port = this.ports.get(instance) ?? (await freePort());
     this.ports.set(instance, port);
-    const log = createWriteStream(resolve(this.logDir, `${instance.replace(/\W/g, '_')}.log`), { flags: 'a' });
-    const proc = spawn(this.launch.node, [...this.launch.args, resolve(REPO_ROOT, `dist/apps/${service}/main.js`)], {
-      env: { ...process.env, ...this.env, PORT: String(port), NODE_ENV: 'production' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    proc.stdout?.pipe(log);
-    proc.stderr?.pipe(log);
+    // The service writes its log straight into the file (opened for appending, so a restarted instance adds to it):
+    // no process of ours is woken to copy each line, which under load would put the suite's own CPU on every
+    // request the service logs.
+    const log = openSync(resolve(this.logDir, `${instance.replace(/\W/g, '_')}.log`), 'a');
+    let proc: ChildProcess;
+    try {
+      proc = spawn(this.launch.node, [...this.launch.args, resolve(REPO_ROOT, `dist/apps/${service}/main.js`)], {
+        env: { ...process.env, ...this.env, PORT: String(port), NODE_ENV: 'production' },
+        stdio: ['ignore', log, log],
+      });
+    } finally {
+      closeSync(log);
+    }
     this.procs.set(instance, proc);
     await waitFor(async () => {
       if (proc.exitCode !== null) throw new Error(`${instance} exited with ${proc.exitCode}; see ${this.logDir}`);
