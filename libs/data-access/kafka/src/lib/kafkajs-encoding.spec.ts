@@ -3,7 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 // kafkajs exports no types for its internals. patches/kafkajs+2.2.4.patch changes how its producer encodes a
 // request (buffers not zero-filled and sized ahead, headers written in place, the checksum eight bytes a step) and
 // how its partitioner hashes a key (32-bit arithmetic instead of a Long per step); these tests hold the patched
-// encoder to the bytes kafkajs 2.2.4 wrote and the partitioner to the hashes it gave.
+// encoder to the bytes kafkajs 2.2.4 wrote and the partitioner to the hashes it gave. It also makes the admin's
+// describeCluster (the Kafka health check of every service) ask for no topic instead of every topic of the cluster.
 const produce = require('kafkajs/src/protocol/requests/produce') as {
   protocol(v: { version: number }): (r: Record<string, unknown>) => { request: unknown };
 };
@@ -15,6 +16,12 @@ const decodeRecordBatch = require('kafkajs/src/protocol/recordBatch/v0/decoder')
 const Decoder = require('kafkajs/src/protocol/decoder') as new (b: Buffer) => unknown;
 const crc32C = require('kafkajs/src/protocol/recordBatch/crc32C') as (b: Buffer) => number;
 const murmur2 = require('kafkajs/src/producer/partitioners/default/murmur2') as (key: string | Buffer) => number;
+const metadata = require('kafkajs/src/protocol/requests/metadata') as {
+  protocol(v: { version: number }): (r: { topics: readonly string[]; allowAutoTopicCreation: boolean }) => { request: { encode(): Promise<{ buffer: Buffer }> } };
+};
+const { EMPTY_NOT_NULL } = require('kafkajs/src/protocol/encoder') as { EMPTY_NOT_NULL: readonly string[] };
+const createAdmin = require('kafkajs/src/admin') as (o: { logger: unknown; cluster: unknown }) => { describeCluster(): Promise<unknown> };
+const { createLogger, LEVELS } = require('kafkajs/src/loggers') as { createLogger(o: unknown): unknown; LEVELS: { NOTHING: number } };
 
 interface DecodedRecord { key: Buffer | null; value: Buffer | null; headers: Record<string, Buffer | Buffer[]>; offset: string }
 interface Message { key: string | null; value: string | Buffer; headers: Record<string, string | Buffer | string[]>; timestamp: number }
@@ -163,5 +170,42 @@ describe('the partition kafkajs picks for a key (patched: murmur2 in 32-bit arit
     // SHA-256 of the hashes unpatched kafkajs 2.2.4 gave the 2,000 keys, joined by commas.
     const hashes = partitionKeys().map((key) => murmur2(key)).join(',');
     expect(createHash('sha256').update(hashes).digest('hex')).toBe('6b76b93d2eecf2a38bbc18828ac0158fac4e7f0ec62421fc8fa170c71d9408d5');
+  });
+});
+
+describe('the Metadata requests kafkajs encodes (patched: a request for no topic)', () => {
+  /** The topic array's length field, the request body's first four bytes: -1 is null, every topic of the cluster. */
+  const topicsAskedFor = async (version: number, topics: readonly string[]) =>
+    (await metadata.protocol({ version })({ topics, allowAutoTopicCreation: false }).request.encode()).buffer.readInt32BE(0);
+
+  it("asks for no topic where describeCluster asks (an empty list): the health check's cost does not grow with the cluster", async () => {
+    for (const version of [1, 2, 3, 4, 5, 6]) expect(await topicsAskedFor(version, EMPTY_NOT_NULL)).toBe(0);
+  });
+
+  it('describeCluster asks the cluster for the metadata of that empty list, and answers brokers, controller and id', async () => {
+    const asked: unknown[] = [];
+    const cluster = {
+      metadata: async ({ topics }: { topics: unknown }) => {
+        asked.push(topics);
+        return { brokers: [{ nodeId: 1, host: 'kafka-0', port: 9092, rack: null }], clusterId: 'c1', controllerId: 1, topicMetadata: [] };
+      },
+    };
+    const admin = createAdmin({ logger: createLogger({ level: LEVELS.NOTHING, logCreator: () => () => undefined }), cluster });
+
+    await expect(admin.describeCluster()).resolves.toEqual({ brokers: [{ nodeId: 1, host: 'kafka-0', port: 9092 }], controller: 1, clusterId: 'c1' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toBe(EMPTY_NOT_NULL);
+  });
+
+  it('still asks for every topic with any other empty list, and for the named ones otherwise, as kafkajs 2.2.4 did', async () => {
+    for (const version of [1, 4, 6]) {
+      expect(await topicsAskedFor(version, [])).toBe(-1);
+      expect(await topicsAskedFor(version, ['a', 'b'])).toBe(2);
+    }
+  });
+
+  it('keeps the empty list empty: nothing can be added to it', () => {
+    expect(Object.isFrozen(EMPTY_NOT_NULL)).toBe(true);
+    expect(EMPTY_NOT_NULL).toHaveLength(0);
   });
 });
