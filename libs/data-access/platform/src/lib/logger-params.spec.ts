@@ -1,5 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
+import type { DestinationStream } from 'pino';
+import { pinoHttp, type Options } from 'pino-http';
+import { loggerParams } from './logger-params';
 
 const ROOT = join(__dirname, '../../../../..');
 
@@ -38,5 +42,57 @@ describe('loggerParams: the services log to standard output', () => {
       console.log(JSON.stringify(lines.map((l) => JSON.parse(l).msg)));`);
 
     expect(JSON.parse(stdout)).toEqual(['kept']);
+  });
+});
+
+describe('loggerParams: the request line', () => {
+  // A real HTTP server with the request logger as the services configure it, and the lines it writes.
+  async function serve(status: number): Promise<{ lines: Array<Record<string, unknown>>; children: number }> {
+    const lines: string[] = [];
+    const [options, destination] = loggerParams('svc', 'info', { write: (line: string) => lines.push(line) }).pinoHttp as [Options, DestinationStream];
+    let children = 0;
+    const logRequest = pinoHttp({ ...options, onChild: () => (children += 1) }, destination);
+    const server = createServer((req, res) => {
+      logRequest(req, res);
+      req.log.info({ step: 'handled' }, 'inside the handler');
+      res.statusCode = status;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/v1/results?token=secret-in-query`, {
+      method: 'POST', headers: { authorization: 'Bearer t0ken', cookie: 'session=c00kie', 'x-request-id': 'req-1' }, body: '{}',
+    });
+    await res.text();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return { lines: lines.map((l) => JSON.parse(l) as Record<string, unknown>), children };
+  }
+
+  it('writes the handler\'s lines and one line for the request, all with its id, the request without its query or credentials', async () => {
+    const { lines } = await serve(201);
+
+    expect(lines.map((l) => [l['request_id'], l['msg']])).toEqual([['req-1', 'inside the handler'], ['req-1', 'request completed']]);
+    const [, done] = lines;
+    expect(Object.keys(done)).toEqual(expect.arrayContaining(['req', 'res', 'responseTime']));
+    expect(done['req']).toMatchObject({
+      id: 'req-1', method: 'POST', url: '/v1/results',
+      headers: expect.objectContaining({ authorization: '[redacted]', cookie: '[redacted]' }),
+    });
+    expect(done['res']).toMatchObject({ statusCode: 201 });
+    expect(JSON.stringify(lines)).not.toMatch(/t0ken|c00kie|secret-in-query/);
+  });
+
+  it('makes one child logger per request, the one bound to its id: none only to carry the request into the last line', async () => {
+    const { children } = await serve(201);
+    expect(children).toBe(1);
+  });
+
+  it('writes a failed request\'s line with the request, the response and the error', async () => {
+    const { lines } = await serve(503);
+    const done = lines[lines.length - 1];
+    expect(done['msg']).toBe('request errored');
+    expect(done['req']).toMatchObject({ id: 'req-1', url: '/v1/results', headers: expect.objectContaining({ authorization: '[redacted]' }) });
+    expect(done['res']).toMatchObject({ statusCode: 503 });
+    expect(done['err']).toMatchObject({ message: 'failed with status code 503' });
   });
 });
