@@ -33,6 +33,7 @@ describe('notifier migration: capabilities per source', () => {
     await dataSource.query(insert, [other, workspace, 'receiver', '2026-11-21T08:00:00Z']);
     await expect(dataSource.query(insert, [goal, workspace, 'receiver', '2026-11-23T08:00:00Z'])).rejects.toThrow(/capabilities_pkey/);
 
+    await dataSource.undoLastMigration({ transaction: 'each' }); // outbox rows uncompressed
     await dataSource.undoLastMigration({ transaction: 'each' }); // notice_skips
     await dataSource.undoLastMigration({ transaction: 'each' }); // capabilities per source
     const rows = await dataSource.query(`SELECT goal_id, source FROM capabilities ORDER BY reported_at`);

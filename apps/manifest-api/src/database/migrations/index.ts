@@ -1,4 +1,4 @@
-import { processedEventsRetention } from '@owd/kafka';
+import { outboxRowsUncompressed, processedEventsRetention } from '@owd/kafka';
 import { Init1763769600000 } from './1763769600000-init';
 import { Access1763856000000 } from './1763856000000-access';
 import { Goals1763856000001 } from './1763856000001-goals';
@@ -24,4 +24,5 @@ export const MIGRATIONS = [Init1763769600000, Access1763856000000, Goals17638560
   processedEventsRetention('manifest_api'),
   FieldValuesVersion1795651200000,
   FailedResults1795824000000,
+  outboxRowsUncompressed('manifest_api'),
 ];

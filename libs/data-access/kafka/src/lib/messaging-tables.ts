@@ -46,3 +46,26 @@ export function processedEventsRetention(schema: string): new () => MigrationInt
     }
   };
 }
+
+/**
+ * A migration every service applies to its own schema: outbox rows up to a page's size are stored as they are.
+ * A message lives in the outbox for about a second (the relay publishes it from memory after the commit and then
+ * deletes its row), yet PostgreSQL compressed every row over 2 KB on insert (a `delivery.requested` carries its body
+ * in base64, which compresses badly, so the attempt was mostly wasted). With `toast_tuple_target` at its maximum a
+ * row under ~8 KB is written uncompressed in the table itself; a larger one is still compressed and moved out of
+ * line as before. Only the storage of rows written from now on changes: older code reads and writes the table as
+ * it did.
+ */
+export function outboxRowsUncompressed(schema: string): new () => MigrationInterface {
+  return class OutboxRowsUncompressed1795910400000 implements MigrationInterface {
+    name = 'OutboxRowsUncompressed1795910400000';
+
+    async up(runner: QueryRunner): Promise<void> {
+      await runner.query(`ALTER TABLE "${schema}".outbox SET (toast_tuple_target = 8160)`);
+    }
+
+    async down(runner: QueryRunner): Promise<void> {
+      await runner.query(`ALTER TABLE "${schema}".outbox RESET (toast_tuple_target)`);
+    }
+  };
+}
