@@ -51,7 +51,17 @@ export function load(): number {
   return Number(loadavg()[0].toFixed(2));
 }
 
-/** What the figures depend on: cores, CPU model, memory, Node, and the load when the scenario started. */
+/**
+ * The results' text (BENCH_CONTENT): `repeated` (the default) repeats one sentence, so PostgreSQL compresses a stored
+ * content about eightfold at little cost; `prose` takes each result's text from a different place in the project's
+ * documentation, which compresses as prose does (about twofold) and costs the database what real articles cost.
+ */
+export const CONTENT = ((kind = process.env['BENCH_CONTENT'] ?? 'repeated') => {
+  if (kind !== 'repeated' && kind !== 'prose') throw new Error(`BENCH_CONTENT=${kind}: repeated or prose`);
+  return kind;
+})();
+
+/** What the figures depend on: cores, CPU model, memory, Node, the results' text, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
   const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, extraNodeArgs } = deployedRuntime();
@@ -61,6 +71,7 @@ export function machine() {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
+    content: CONTENT,
     loadAverage1mAtStart: load(),
   };
 }
@@ -68,6 +79,7 @@ export function machine() {
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
   return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
+    + `results' text: ${atStart.content}; `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }
 

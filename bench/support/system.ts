@@ -1,12 +1,14 @@
 // The whole system for the end-to-end benchmarks: the five built services as processes (as the image runs
 // them) on a fresh database and topic prefix, real Kafka and PostgreSQL, and an API token of a new workspace.
+import { readdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { TOPICS, type DeliveryAttemptedPayload, type TopicName } from '@owd/events';
 import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, waitFor, type TestDatabase, type TopicReaderOptions } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { Pool } from 'undici';
 import { pidListeningOn } from './measure';
-import { deployedRuntime } from './output';
+import { CONTENT, deployedRuntime, REPO_ROOT } from './output';
 import { SERVICES, Stack, type ServiceName } from '../../e2e/system/support/stack';
 
 export { SERVICES, type ServiceName };
@@ -19,12 +21,29 @@ export const SECRET = 'whsec_bench_0123456789abcdef';
 
 const paragraph = 'The city council approved the bridge repair budget; work starts in April and runs until autumn. ';
 
-/** Result content number `i`: a ~4 KB article; its title carries `i` so a receiver can tell which one it got. */
+/** BENCH_CONTENT=prose: the project's documentation as plain sentences (markup taken out), for windows of real text. */
+const prose = CONTENT === 'prose'
+  ? readdirSync(resolve(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort()
+    .map((f) => readFileSync(resolve(REPO_ROOT, 'docs', f), 'utf8')).join(' ')
+    .replace(/[^A-Za-z0-9 .,;:'()-]+/g, ' ').replace(/ {2,}/g, ' ')
+  : '';
+
+/** `length` characters of text for result `i`: the repeated paragraph, or a window of prose starting where `i` says. */
+function text(i: number, part: number, length: number): string {
+  if (!prose) return paragraph.repeat(Math.ceil(length / paragraph.length)).slice(0, length);
+  const start = ((i * 7919 + part * 104_729) % (prose.length - length));
+  return prose.slice(start, start + length);
+}
+
+/**
+ * Result content number `i`: a ~2 KB article (a ~5 KB body once built); its title carries `i` so a receiver can tell
+ * which one it got.
+ */
 export function article(i: number) {
   return {
     mode: 'article', executedAt: new Date().toISOString(), title: `Bridge repair approved (${i})`, lead: 'Work starts in April.',
-    body: `## The decision\n\n${paragraph.repeat(12)}\n\n| Item | Cost |\n|---|---|\n| Deck | 1.2 M |\n\n> Quote of the mayor.`,
-    locales: {}, steps: { draft: { text: paragraph.repeat(4), model: 'm', tokens: 900, cost: 0.002 } },
+    body: `## The decision\n\n${text(i, 0, paragraph.length * 12)}\n\n| Item | Cost |\n|---|---|\n| Deck | 1.2 M |\n\n> Quote of the mayor.`,
+    locales: {}, steps: { draft: { text: text(i, 1, paragraph.length * 4), model: 'm', tokens: 900, cost: 0.002 } },
     articles: [], clusters: [], sections: [], image: null, aiModel: 'bench-model', tokensUsed: 1200, cost: 0.004,
   };
 }
