@@ -282,9 +282,13 @@ describe('event plumbing on a real broker and database', () => {
 
     await waitFor(() => handled.length === 1, { what: 'the accepted event' });
     expect(handled).toEqual([wanted.eventId]);
-    const recorded: { event_id: string }[] = await b.dataSource.query(
-      `SELECT event_id FROM svc_b.processed_events WHERE consumer = $1 AND event_id = ANY($2::uuid[])`, [group, [skipped.eventId, wanted.eventId]]);
-    expect(recorded.map((r) => r.event_id)).toEqual([wanted.eventId]);
+    // The handled event's id is written when its transaction commits, which is after the handler returned. Both
+    // events have the same key, so the skipped one (first) was passed over before the accepted one's commit.
+    const recorded = async (): Promise<string[]> => (await b.dataSource.query(
+      `SELECT event_id FROM svc_b.processed_events WHERE consumer = $1 AND event_id = ANY($2::uuid[])`, [group, [skipped.eventId, wanted.eventId]],
+    ) as { event_id: string }[]).map((r) => r.event_id);
+    await waitFor(async () => (await recorded()).includes(wanted.eventId), { what: 'the accepted event recorded at its commit' });
+    expect(await recorded()).toEqual([wanted.eventId]);
     expect(await consumedCount('ignored')).toBeGreaterThan(ignoredBefore);
   });
 
