@@ -5,9 +5,10 @@ import { register } from 'tsx/cjs/api';
 import type * as PayloadLib from '../libs/contracts/payload/src/index';
 import { machine, writeResult } from './support/output';
 
-// The library's DTOs use legacy decorators; without a root tsconfig.json tsx would compile them as TC39 decorators,
-// so load the public index through a scoped tsx loader that reads the library's tsconfig.
-process.env['TSX_TSCONFIG_PATH'] = resolve(__dirname, '../libs/contracts/payload/tsconfig.lib.json');
+// The libraries' DTOs use legacy decorators; tsx compiles them so only under a tsconfig that includes their files and
+// sets experimentalDecorators: bench/tsconfig.json (scripts/bench.sh gives it to tsx for this scenario, and the scoped
+// loader below reads it too, for a run without the script).
+process.env['TSX_TSCONFIG_PATH'] = resolve(__dirname, 'tsconfig.json');
 const lib = register({ namespace: 'payload-bench' }).require('../libs/contracts/payload/src/index', __filename) as typeof PayloadLib;
 
 const SECONDS = Number(process.argv[2] ?? 3);

@@ -32,7 +32,7 @@ build() {
   npx nx run-many -t build --projects=manifest-api,payload-builder,dispatcher,retry-scheduler,notifier --output-style=static >/dev/null
 }
 signer() { say "signer"; tsx bench/signer.bench.ts "${1:-3}"; }
-payload() { say "payload builder"; tsx bench/payload.bench.ts "${1:-3}"; }
+payload() { say "payload builder"; TSX_TSCONFIG_PATH=bench/tsconfig.json tsx bench/payload.bench.ts "${1:-3}"; }
 steady() { say "raw-post and steady (whole system)"; tsx bench/delivery.bench.ts "$@"; }
 degraded() { say "degraded (whole system, half of steady's rate, misbehaving receivers)"; tsx bench/degraded.bench.ts "$@"; }
 soak() { say "soak (whole system, half of steady's rate, minute by minute)"; tsx bench/soak.bench.ts "$@"; }

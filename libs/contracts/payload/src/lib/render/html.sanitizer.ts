@@ -1,10 +1,16 @@
 import type sanitizeHtml from 'sanitize-html';
 
-// Loaded on the first body rendered (see markdown.renderer.ts).
+// Loaded on the first body that needs it (see markdown.renderer.ts).
 const sanitizer = () => require('sanitize-html') as typeof import('sanitize-html');
 
-const ALIGNMENTS = ['text-align:left', 'text-align:center', 'text-align:right'];
-const TEXT_ALIGN = [{ name: 'style', multiple: false, values: ALIGNMENTS }];
+export const BODY_TAGS: readonly string[] = [
+  'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li',
+  'strong', 'em', 's', 'code', 'pre', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
+];
+export const ALIGNMENTS: readonly string[] = ['text-align:left', 'text-align:center', 'text-align:right'];
+export const LINK_SCHEMES: readonly string[] = ['http', 'https', 'mailto'];
+export const IMAGE_SCHEMES: readonly string[] = ['http', 'https'];
+const TEXT_ALIGN = [{ name: 'style', multiple: false, values: [...ALIGNMENTS] }];
 
 // sanitize-html empties a style value outside the list but keeps a bare `style`; drop the attribute instead.
 function alignOnly(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
@@ -14,10 +20,7 @@ function alignOnly(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeH
 
 /** Allowlist for body HTML: what markdown-it emits for articles, nothing that runs code. */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'ul', 'ol', 'li',
-    'strong', 'em', 's', 'code', 'pre', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  ],
+  allowedTags: [...BODY_TAGS],
   allowedAttributes: {
     a: ['href', 'title'],
     img: ['src', 'alt', 'title'],
@@ -27,8 +30,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     td: TEXT_ALIGN,
   },
   allowedClasses: { code: ['language-*'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemes: [...LINK_SCHEMES],
+  allowedSchemesByTag: { img: [...IMAGE_SCHEMES] },
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   allowProtocolRelative: false,
   // Exact-value style allowlist above; parsing CSS with postcss would cost a third of the render time.

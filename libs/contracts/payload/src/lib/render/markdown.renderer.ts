@@ -1,5 +1,5 @@
 import type { MarkdownIt, Token } from 'markdown-it';
-import { sanitizeBodyHtml } from './html.sanitizer';
+import { ALIGNMENTS, BODY_TAGS, IMAGE_SCHEMES, LINK_SCHEMES, sanitizeBodyHtml } from './html.sanitizer';
 import { LruCache } from './lru-cache';
 
 /** A markdown body rendered once: sanitized HTML plus the plain text of its first paragraph. */
@@ -13,19 +13,34 @@ export interface RenderedBody {
 // for a Send test, so it does not keep the renderers' modules in memory for nothing (docs/performance.md, "A pod's
 // memory").
 let md: MarkdownIt | undefined;
-const markdownIt = (): MarkdownIt =>
-  (md ??= new (require('markdown-it') as typeof import('markdown-it'))('default', { html: false, linkify: false, typographer: false, breaks: false }));
+const markdownIt = (): MarkdownIt => (md ??= sanitizedForm(newMarkdownIt()));
+
+const newMarkdownIt = (): MarkdownIt =>
+  new (require('markdown-it') as typeof import('markdown-it'))('default', {
+    html: false,
+    linkify: false,
+    typographer: false,
+    breaks: false,
+    xhtmlOut: true,
+  });
 
 // Rendering dominates build time; the result is a pure function of the markdown, so rebuilds of a revision reuse it.
 const cache = new LruCache<string, RenderedBody>(256);
 
+/**
+ * The body's HTML is what sanitize-html makes of markdown-it's output. Re-parsing the HTML cost more than rendering
+ * it, so markdown-it writes HTML in the form sanitize-html writes it, and a body whose tokens stay inside the
+ * sanitizer's allowlist skips the sanitizer: for such a body the sanitizer would return its input unchanged
+ * (markdown.renderer.differential.spec.ts holds the two paths to the same bytes). Any other body still goes through it.
+ */
 export function renderMarkdown(markdown: string): RenderedBody {
   const cached = cache.get(markdown);
   if (cached !== undefined) return cached;
   const parser = markdownIt();
   const tokens = parser.parse(markdown, {});
+  const html = parser.renderer.render(tokens, parser.options, {});
   const rendered: RenderedBody = {
-    html: sanitizeBodyHtml(parser.renderer.render(tokens, parser.options, {})),
+    html: withinAllowlist(tokens) ? html : sanitizeBodyHtml(html),
     firstParagraph: firstParagraphText(tokens),
   };
   cache.set(markdown, rendered);
@@ -35,6 +50,89 @@ export function renderMarkdown(markdown: string): RenderedBody {
 /** Empties the render cache; for benchmarks that measure cold rendering. */
 export function clearRenderCache(): void {
   cache.clear();
+}
+
+// sanitize-html decodes the HTML and escapes text as `& < >` and attribute values as `& < > "`; markdown-it also
+// escapes `"` in text. Void elements it closes as `<br />` (xhtmlOut above).
+const escapeText = (text: string): string => text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+
+function sanitizedForm(parser: MarkdownIt): MarkdownIt {
+  const rules = parser.renderer.rules;
+  rules.text = (tokens, idx) => escapeText(tokens[idx].content);
+  rules.code_inline = (tokens, idx) => `<code>${escapeText(tokens[idx].content)}</code>`;
+  rules.code_block = (tokens, idx) => `<pre><code>${escapeText(tokens[idx].content)}</code></pre>\n`;
+  rules.fence = (tokens, idx) => {
+    const language = fenceLanguage(parser, tokens[idx].info);
+    const attrs = language === '' ? '' : ` class="${parser.utils.escapeHtml(`language-${language}`)}"`;
+    return `<pre><code${attrs}>${escapeText(tokens[idx].content)}</code></pre>\n`;
+  };
+  return parser;
+}
+
+// As markdown-it's own fence rule reads the info string.
+function fenceLanguage(parser: MarkdownIt, info: string): string {
+  return info === '' ? '' : parser.utils.unescapeAll(info).trim().split(/\s+/)[0];
+}
+
+const TAGS = new Set(BODY_TAGS);
+// Token types whose rules above or markdown-it's renderToken write exactly the token's tag and attributes.
+const TYPES = new Set([
+  'paragraph_open', 'paragraph_close', 'heading_open', 'heading_close', 'blockquote_open', 'blockquote_close',
+  'bullet_list_open', 'bullet_list_close', 'ordered_list_open', 'ordered_list_close', 'list_item_open',
+  'list_item_close', 'hr', 'code_block', 'fence', 'table_open', 'table_close', 'thead_open', 'thead_close',
+  'tbody_open', 'tbody_close', 'tr_open', 'tr_close', 'th_open', 'th_close', 'td_open', 'td_close', 'inline',
+  'text', 'softbreak', 'hardbreak', 'code_inline', 'em_open', 'em_close', 'strong_open', 'strong_close', 's_open',
+  's_close', 'link_open', 'link_close', 'image',
+]);
+// A language the sanitizer's `language-*` class pattern keeps as it is.
+const LANGUAGE = /^[\w#+.-]+$/;
+const hasScheme = (url: string, schemes: readonly string[]): boolean => {
+  const colon = url.indexOf(':');
+  return colon > 0 && schemes.includes(url.slice(0, colon).toLowerCase());
+};
+
+/**
+ * True when every tag and attribute these tokens render to is one the sanitizer keeps unchanged: allowed tags, and
+ * attributes only where OPTIONS allows them, with the values it allows (schemes, alignments, non-empty). Anything
+ * else — a relative link, a data: image, an unusual fence language — answers false and takes the sanitizer.
+ */
+function withinAllowlist(tokens: Token[]): boolean {
+  const parser = markdownIt();
+  for (const token of tokens) {
+    if (!TYPES.has(token.type) || (token.tag !== '' && !TAGS.has(token.tag))) return false;
+    if (token.type === 'fence') {
+      const language = fenceLanguage(parser, token.info);
+      if (language !== '' && !LANGUAGE.test(language)) return false;
+    }
+    if (!attributesAllowed(token)) return false;
+    // An image's children only make its alt text.
+    if (token.type === 'inline' && token.children !== null && !withinAllowlist(token.children)) return false;
+  }
+  return true;
+}
+
+function attributesAllowed(token: Token): boolean {
+  if (token.attrs === null) return true;
+  return token.attrs.every(([name, raw]) => {
+    const value = String(raw);
+    switch (`${token.type} ${name}`) {
+      case 'link_open href':
+        return hasScheme(value, LINK_SCHEMES);
+      case 'image src':
+        return hasScheme(value, IMAGE_SCHEMES);
+      case 'image alt':
+        return true;
+      case 'link_open title':
+      case 'image title':
+      case 'ordered_list_open start':
+        return value !== '';
+      case 'th_open style':
+      case 'td_open style':
+        return ALIGNMENTS.includes(value);
+      default:
+        return false;
+    }
+  });
 }
 
 function firstParagraphText(tokens: Token[]): string {
