@@ -54,7 +54,10 @@ export function clearRenderCache(): void {
 
 // sanitize-html decodes the HTML and escapes text as `& < >` and attribute values as `& < > "`; markdown-it also
 // escapes `"` in text. Void elements it closes as `<br />` (xhtmlOut above).
-const escapeText = (text: string): string => text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
+// Most text has none of the three: tested first, as markdown-it's own escapeHtml does (half the time of replace alone).
+const TEXT_SPECIAL = /[&<>]/;
+const escapeText = (text: string): string =>
+  TEXT_SPECIAL.test(text) ? text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')) : text;
 
 function sanitizedForm(parser: MarkdownIt): MarkdownIt {
   const rules = parser.renderer.rules;
