@@ -38,12 +38,18 @@ describe('what a Send test needs is loaded by the first one, not with the API (d
     expect(built.after).toEqual([]);
   });
 
-  it('rendering a body loads the renderers; sending through a guarded agent loads undici', () => {
+  it('rendering a body loads markdown-it, and sanitize-html only for a body outside its allowlist; sending through a guarded agent loads undici', () => {
     const rendered = loadedPackages(`
       const body = payload.renderMarkdown('# Title\\n\\nFirst *paragraph*.');
       if (body.firstParagraph !== 'First paragraph.' || !body.html.includes('<em>paragraph</em>')) throw new Error('rendered ' + JSON.stringify(body));
       if (payload.deriveSlug('Ünïcode Tïtle') !== 'unicode-title') throw new Error('slug ' + payload.deriveSlug('Ünïcode Tïtle'));`);
-    expect(rendered.after.sort()).toEqual(['markdown-it', 'sanitize-html', 'transliteration']);
+    // A body inside the sanitizer's allowlist is written without it (libs/contracts/payload, markdown.renderer.ts).
+    expect(rendered.after.sort()).toEqual(['markdown-it', 'transliteration']);
+
+    const sanitized = loadedPackages(`
+      const body = payload.renderMarkdown('A [relative](/link).');
+      if (body.html !== '<p>A <a href="/link">relative</a>.</p>\\n') throw new Error('rendered ' + JSON.stringify(body));`);
+    expect(sanitized.after.sort()).toEqual(['markdown-it', 'sanitize-html']);
 
     const sent = loadedPackages(`
       const agent = guard.createGuardedAgent();
