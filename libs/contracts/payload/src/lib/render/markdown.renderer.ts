@@ -108,7 +108,7 @@ function withinAllowlist(tokens: Token[]): boolean {
       if (language !== '' && !LANGUAGE.test(language)) return false;
     }
     if (!attributesAllowed(token)) return false;
-    // An image's children only make its alt text.
+    // An inline token's children are checked in turn; an image's are not, since they only make its alt text.
     if (token.type === 'inline' && token.children !== null && !withinAllowlist(token.children)) return false;
   }
   return true;
