@@ -1,15 +1,10 @@
 // Payload v5 build + serialise throughput on a realistic ~4 KB article. Run: npm run bench -- payload [seconds]
-import { resolve } from 'node:path';
 import { hrtime } from 'node:process';
-import { register } from 'tsx/cjs/api';
-import type * as PayloadLib from '../libs/contracts/payload/src/index';
+import * as lib from '../libs/contracts/payload/src/index';
 import { machine, writeResult } from './support/output';
 
-// The libraries' DTOs use legacy decorators; tsx compiles them so only under a tsconfig that includes their files and
-// sets experimentalDecorators: bench/tsconfig.json (scripts/bench.sh gives it to tsx for this scenario, and the scoped
-// loader below reads it too, for a run without the script).
-process.env['TSX_TSCONFIG_PATH'] = resolve(__dirname, 'tsconfig.json');
-const lib = register({ namespace: 'payload-bench' }).require('../libs/contracts/payload/src/index', __filename) as typeof PayloadLib;
+// The libraries' DTOs use legacy decorators, which tsx compiles only under a tsconfig that includes their files and
+// sets experimentalDecorators: scripts/bench.sh runs this scenario with TSX_TSCONFIG_PATH=bench/tsconfig.json.
 
 const SECONDS = Number(process.argv[2] ?? 3);
 
@@ -25,7 +20,7 @@ const markdown = [
   paragraph.trim(),
 ].join('\n\n');
 
-function benchInput(seq: number): PayloadLib.BuildPayloadInput {
+function benchInput(seq: number): lib.BuildPayloadInput {
   return {
     revision: {
       resultId: 'res_01HZX8Q4K9T2M7B3N6P5R1S0V',
@@ -101,7 +96,7 @@ const sameRevision = benchInput(-1);
 console.log(`\npayload builder: ${SECONDS} s per case, one core`);
 const sameRevisionJson = JSON.stringify(sameRevision);
 run('build+serialise, same revision (rendering reused)', () => lib.buildPayload(sameRevision).body);
-run('JSON.parse(event) + build+serialise, same revision', () => lib.buildPayload(JSON.parse(sameRevisionJson) as PayloadLib.BuildPayloadInput).body);
+run('JSON.parse(event) + build+serialise, same revision', () => lib.buildPayload(JSON.parse(sameRevisionJson) as lib.BuildPayloadInput).body);
 run('build+serialise, new markdown every time (cold render)', (i) => lib.buildPayload(benchInput(i)).body);
 run('markdown-it + sanitize-html only, cold', (i) => {
   lib.clearRenderCache();
