@@ -40,7 +40,7 @@ export function renderMarkdown(markdown: string): RenderedBody {
   const tokens = parser.parse(markdown, {});
   const html = parser.renderer.render(tokens, parser.options, {});
   const rendered: RenderedBody = {
-    html: withinAllowlist(tokens) ? html : sanitizeBodyHtml(html),
+    html: withinAllowlist(parser, tokens) ? html : sanitizeBodyHtml(html),
     firstParagraph: firstParagraphText(tokens),
   };
   cache.set(markdown, rendered);
@@ -99,8 +99,7 @@ const hasScheme = (url: string, schemes: readonly string[]): boolean => {
  * attributes only where OPTIONS allows them, with the values it allows (schemes, alignments, non-empty). Anything
  * else — a relative link, a data: image, an unusual fence language — answers false and takes the sanitizer.
  */
-function withinAllowlist(tokens: Token[]): boolean {
-  const parser = markdownIt();
+function withinAllowlist(parser: MarkdownIt, tokens: Token[]): boolean {
   for (const token of tokens) {
     if (!TYPES.has(token.type) || (token.tag !== '' && !TAGS.has(token.tag))) return false;
     if (token.type === 'fence') {
@@ -109,7 +108,7 @@ function withinAllowlist(tokens: Token[]): boolean {
     }
     if (!attributesAllowed(token)) return false;
     // An inline token's children are checked in turn; an image's are not, since they only make its alt text.
-    if (token.type === 'inline' && token.children !== null && !withinAllowlist(token.children)) return false;
+    if (token.type === 'inline' && token.children !== null && !withinAllowlist(parser, token.children)) return false;
   }
   return true;
 }
