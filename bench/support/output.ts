@@ -24,7 +24,8 @@ const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/sou
  * show: the heap options and malloc settings of deploy/base/config.yaml, and the image's Node.js (22) where
  * BENCH_SERVICE_NODE names its binary (scripts/bench.sh installs it as the image check does; otherwise the bench's
  * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
- * trial; BENCH_NODE_ARGS adds command-line flags before the entrypoint's (V8 flags that NODE_OPTIONS refuses).
+ * trial; BENCH_NODE_ARGS adds command-line flags before the entrypoint's (V8 flags that NODE_OPTIONS refuses);
+ * BENCH_MALLOC_ARENA_MAX and BENCH_MALLOC_MMAP_THRESHOLD replace the ConfigMap's malloc settings for a trial.
  */
 export function deployedRuntime(): {
   NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; LOG_LEVEL: string; node: string; nodeVersion: string;
@@ -35,8 +36,8 @@ export function deployedRuntime(): {
   const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
   return {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
-    MALLOC_ARENA_MAX: config.data?.['MALLOC_ARENA_MAX'] ?? '',
-    MALLOC_MMAP_THRESHOLD_: config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
+    MALLOC_ARENA_MAX: process.env['BENCH_MALLOC_ARENA_MAX'] ?? config.data?.['MALLOC_ARENA_MAX'] ?? '',
+    MALLOC_MMAP_THRESHOLD_: process.env['BENCH_MALLOC_MMAP_THRESHOLD'] ?? config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
     // A pod logs at the ConfigMap's level: at info, a line per API request ("request completed").
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? config.data?.['LOG_LEVEL'] ?? 'info',
     node,
