@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 // kafkajs exports no types for its internals. patches/kafkajs+2.2.4.patch changes how its producer encodes a
-// request (buffers not zero-filled and sized ahead, headers written in place, the checksum eight bytes a step) and
-// how its partitioner hashes a key (32-bit arithmetic instead of a Long per step); these tests hold the patched
-// encoder to the bytes kafkajs 2.2.4 wrote and the partitioner to the hashes it gave. It also makes the admin's
+// request (buffers not zero-filled and sized ahead, headers written in place, a record batch copied into the request
+// once, the checksum eight bytes a step) and how its partitioner hashes a key (32-bit arithmetic instead of a Long
+// per step); these tests hold the patched encoder to the bytes kafkajs 2.2.4 wrote and the partitioner to the hashes
+// it gave. It also makes the admin's
 // describeCluster (the Kafka health check of every service) ask for no topic instead of every topic of the cluster.
 const produce = require('kafkajs/src/protocol/requests/produce') as {
   protocol(v: { version: number }): (r: Record<string, unknown>) => { request: unknown };
@@ -124,6 +125,26 @@ describe('the producer requests kafkajs encodes (patched)', () => {
     }
     const large = randomBytes(100_003);
     expect(crc32C(large)).toBe(crc32CByteAtATime(large));
+  });
+
+  it('copies a record batch into the request once, then the request into its frame once', async () => {
+    // A value is copied into its record, the records into their batch (twice, the checksummed part first), the batch
+    // into the produce request and the request into its frame: under five times the request's bytes in all.
+    // Unpatched, each batch went through its partition's encoder, its topic's and the header's as well (over seven
+    // times), each a fresh allocation of the request's size written through.
+    const [, large] = requests;
+    const copy = jest.spyOn(Buffer.prototype, 'copy');
+    try {
+      await encodeProduce(3, large.topicData);
+      const copied = copy.mock.calls.reduce((sum, [, , sourceStart, sourceEnd], i) => {
+        const source = copy.mock.contexts[i] as Buffer;
+        return sum + ((sourceEnd as number | undefined) ?? source.length) - ((sourceStart as number | undefined) ?? 0);
+      }, 0);
+      expect(copied / large.length).toBeGreaterThan(4);
+      expect(copied / large.length).toBeLessThan(5);
+    } finally {
+      copy.mockRestore();
+    }
   });
 
   it('encodes a record without zero-filling buffers it writes over', () => {
