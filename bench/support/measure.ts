@@ -206,20 +206,14 @@ function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(line.replace(/\D+/g, '')) / 1024;
 }
 
-/** CPU used by and peak memory of a set of named processes over a window of the benchmark. */
+/** CPU used by a set of named processes over a window of the benchmark, and their peak memory. */
 export class ProcessMeter {
   private readonly cpuAtStart = new Map<string, number>();
-  private readonly peak = new Map<string, number>();
-  private sampler: NodeJS.Timeout | undefined;
 
   constructor(private readonly pids: Readonly<Record<string, number>>) {}
 
   start(): void {
-    for (const [name, pid] of Object.entries(this.pids)) {
-      this.cpuAtStart.set(name, cpuMs(pid));
-      this.peak.set(name, rssMb(pid));
-    }
-    this.sampler = setInterval(() => this.sample(), 200);
+    for (const [name, pid] of Object.entries(this.pids)) this.cpuAtStart.set(name, cpuMs(pid));
   }
 
   /** CPU milliseconds per process since start(). */
@@ -227,19 +221,9 @@ export class ProcessMeter {
     return Object.fromEntries(Object.entries(this.pids).map(([name, pid]) => [name, cpuMs(pid) - (this.cpuAtStart.get(name) ?? 0)]));
   }
 
-  /**
-   * Stops the memory sampling; returns the peaks: each process's high-water mark (a pod's whole life up to now, as
-   * its memory limit sees it), which is never below what the 200 ms samples saw.
-   */
+  /** The peaks: each process's high-water mark (a pod's whole life up to now, as its memory limit sees it). */
   stop(): Record<string, number> {
-    clearInterval(this.sampler);
-    this.sample();
-    for (const [name, pid] of Object.entries(this.pids)) this.peak.set(name, Math.max(this.peak.get(name) ?? 0, highWaterRssMb(pid)));
-    return Object.fromEntries([...this.peak].map(([name, mb]) => [name, Math.round(mb)]));
-  }
-
-  private sample(): void {
-    for (const [name, pid] of Object.entries(this.pids)) this.peak.set(name, Math.max(this.peak.get(name) ?? 0, rssMb(pid)));
+    return Object.fromEntries(Object.entries(this.pids).map(([name, pid]) => [name, Math.round(highWaterRssMb(pid))]));
   }
 }
 
