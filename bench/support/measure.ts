@@ -187,7 +187,11 @@ export function schedulerLines(counts: Readonly<Record<string, SchedulerCounts>>
   ];
 }
 
-/** Resident set size of the process now, in MB (MiB: the kernel's kB / 1024). */
+/**
+ * Resident set size of the process now, in MB: 10^6 bytes, the unit issue #15's target (< 150 MB) is written in. The
+ * kernel counts in KiB; until the twenty-seventh round of docs/performance.md the bench printed MiB under this name,
+ * 4.9 % smaller numbers (150 MB is 143.05 MiB).
+ */
 export function rssMb(pid: number): number {
   return statusMb(pid, 'VmRSS');
 }
@@ -203,7 +207,7 @@ export function highWaterRssMb(pid: number): number {
 
 function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith(`${field}:`)) ?? '0';
-  return Number(line.replace(/\D+/g, '')) / 1024;
+  return (Number(line.replace(/\D+/g, '')) * 1024) / 1e6;
 }
 
 /** CPU used by a set of named processes over a window of the benchmark, and their peak memory. */
