@@ -16,26 +16,28 @@ export function runDir(): string {
   return dir;
 }
 
-/** How a pod starts a service (deploy/docker/entrypoint.sh): `node --require source-maps.cjs <bundle>`. */
+/** How a pod starts a service (deploy/docker/entrypoint.sh): `node $V8_FLAGS --require source-maps.cjs <bundle>`. */
 const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/source-maps.cjs')];
 
 /**
  * The runtime the deployment gives every service, so the bench's memory and CPU figures are the ones a pod would
- * show: the heap options and malloc settings of deploy/base/config.yaml, and the image's Node.js (22) where
+ * show: the heap options, V8 flags and malloc settings of deploy/base/config.yaml, and the image's Node.js (22) where
  * BENCH_SERVICE_NODE names its binary (scripts/bench.sh installs it as the image check does; otherwise the bench's
  * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
- * trial; BENCH_NODE_ARGS adds command-line flags before the entrypoint's (V8 flags that NODE_OPTIONS refuses);
+ * trial, BENCH_V8_FLAGS the ConfigMap's V8 flags; BENCH_NODE_ARGS adds command-line flags before the entrypoint's;
  * BENCH_MALLOC_ARENA_MAX and BENCH_MALLOC_MMAP_THRESHOLD replace the ConfigMap's malloc settings for a trial.
  */
 export function deployedRuntime(): {
-  NODE_OPTIONS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; LOG_LEVEL: string; node: string; nodeVersion: string;
+  NODE_OPTIONS: string; V8_FLAGS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; LOG_LEVEL: string; node: string; nodeVersion: string;
   extraNodeArgs: string[]; nodeArgs: string[];
 } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
   const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
   const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+  const V8_FLAGS = process.env['BENCH_V8_FLAGS'] ?? config.data?.['V8_FLAGS'] ?? '';
   return {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
+    V8_FLAGS,
     MALLOC_ARENA_MAX: process.env['BENCH_MALLOC_ARENA_MAX'] ?? config.data?.['MALLOC_ARENA_MAX'] ?? '',
     MALLOC_MMAP_THRESHOLD_: process.env['BENCH_MALLOC_MMAP_THRESHOLD'] ?? config.data?.['MALLOC_MMAP_THRESHOLD_'] ?? '',
     // A pod logs at the ConfigMap's level: at info, a line per API request ("request completed").
@@ -43,7 +45,7 @@ export function deployedRuntime(): {
     node,
     nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
     extraNodeArgs,
-    nodeArgs: [...extraNodeArgs, ...ENTRYPOINT_NODE_ARGS],
+    nodeArgs: [...V8_FLAGS.split(' ').filter(Boolean), ...extraNodeArgs, ...ENTRYPOINT_NODE_ARGS],
   };
 }
 
@@ -66,13 +68,13 @@ export const CONTENT = ((kind = process.env['BENCH_CONTENT'] ?? 'prose') => {
 /** What the figures depend on: cores, CPU model, memory, Node, the results' text, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
-  const { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, extraNodeArgs } = deployedRuntime();
+  const { NODE_OPTIONS, V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, extraNodeArgs } = deployedRuntime();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: { NODE_OPTIONS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
+    services: { NODE_OPTIONS, V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
     content: CONTENT,
     loadAverage1mAtStart: load(),
   };
@@ -80,7 +82,7 @@ export function machine() {
 
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
-  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
+  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" V8_FLAGS="${atStart.services.V8_FLAGS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
     + `results' text: ${atStart.content}; `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }

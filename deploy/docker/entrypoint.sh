@@ -7,5 +7,7 @@ case "$service" in
   manifest-api|payload-builder|dispatcher|retry-scheduler|notifier) shift ;;
   *) echo "usage: owd manifest-api|payload-builder|dispatcher|retry-scheduler|notifier [migrate]" >&2; exit 2 ;;
 esac
+# V8_FLAGS (the ConfigMap's): V8 options NODE_OPTIONS refuses, one word each, so split on spaces on purpose.
 # source-maps.cjs: stack traces through the service's own source map only (not every package's).
-exec node --require "$APPS_DIR/source-maps.cjs" "$APPS_DIR/$service/main.js" "$@"
+# shellcheck disable=SC2086
+exec node ${V8_FLAGS:-} --require "$APPS_DIR/source-maps.cjs" "$APPS_DIR/$service/main.js" "$@"
