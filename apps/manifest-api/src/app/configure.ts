@@ -41,7 +41,6 @@ export function configure(app: INestApplication, options: { openApiFile?: string
   http.use(requireJsonBodies(isDevSink));
   http.useBodyParser('json', {
     limit: BODY_LIMIT_BYTES,
-    reviver: refuseForbiddenKeys,
     verify: (req: IncomingMessage, res: ServerResponse, body: Buffer) => {
       refuseNonUtf8(req, res, body);
       refuseDeepNesting(req, res, body);
@@ -51,6 +50,7 @@ export function configure(app: INestApplication, options: { openApiFile?: string
     type: (req: IncomingMessage) => !isDevSink(req) && mediaType(req) === 'application/json',
   });
   http.use(bodyParserErrors);
+  http.use(refuseForbiddenKeys);
   http.use(refuseNulCharacters);
   app.setGlobalPrefix('api', { exclude: UNPREFIXED_ROUTES });
   // The contents handed over and revised (the hot route) are checked by their compiled rules first.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MAX_JSON_DEPTH, refuseDeepNesting } from './json-body';
+import { forbiddenKey, MAX_JSON_DEPTH, refuseDeepNesting } from './json-body';
 
 const depthOf = (levels: number) => `${'{"a":['.repeat(levels / 2)}1${']}'.repeat(levels / 2)}`;
 const check = (body: string) => () => refuseDeepNesting({} as IncomingMessage, {} as ServerResponse, Buffer.from(body, 'utf8'));
@@ -21,5 +21,26 @@ describe('refuseDeepNesting (body-parser verify hook)', () => {
 
   it('reads multi-byte UTF-8 text without mistaking its bytes for brackets', () => {
     expect(check(JSON.stringify({ uk: 'Ціни на зерно [падають] 🌾'.repeat(50) }))).not.toThrow();
+  });
+});
+
+describe('forbiddenKey (read from the parsed body)', () => {
+  it.each([
+    ['__proto__ at the top', '{"name":"x","__proto__":{"admin":true}}', '__proto__'],
+    ['constructor nested in an object', '{"a":{"b":{"constructor":1}}}', 'constructor'],
+    ['prototype inside an array', '{"list":[1,{"ok":true},{"prototype":null}]}', 'prototype'],
+    ['a key spelled with escapes', '{"\\u005f_proto__":1}', '__proto__'],
+    ['the outermost of two', '{"a":{"__proto__":1},"constructor":2}', 'constructor'],
+  ])('names %s', (_name, json, key) => {
+    expect(forbiddenKey(JSON.parse(json))).toBe(key);
+  });
+
+  it.each([
+    ['ordinary keys', '{"title":"t","content":{"proto":1,"constructors":[],"x":{"prototypes":"__proto__"}}}'],
+    ['the words as values only', '["__proto__","constructor"]'],
+    ['a scalar body', '"__proto__"'],
+    ['null', 'null'],
+  ])('finds none in %s', (_name, json) => {
+    expect(forbiddenKey(JSON.parse(json))).toBeUndefined();
   });
 });

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength, validateSync } from 'class-validator';
+import { IsBase64, IsInt, IsNumber, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength, validateSync } from 'class-validator';
 import { IsRfc3339DateTime } from '../formats/format.decorators';
 import { compileClassCheck } from './class-check';
+import { BASE64_PATTERN } from './json-schema';
 
 class Sample {
   @IsInt() attempt!: number;
@@ -41,5 +42,38 @@ describe('compileClassCheck', () => {
     ['an astral character counted once', { attempt: 1, word: '😀😀' }],
   ])('judges %s as class-validator does', (_name, value) => {
     expect(check(value)).toBe(byClassValidator(value));
+  });
+});
+
+class Encoded {
+  @IsBase64() body!: string;
+}
+
+describe('compileClassCheck, a base64 field', () => {
+  const check = compileClassCheck(Encoded, true);
+  const published = new RegExp(BASE64_PATTERN);
+
+  it.each([
+    ['an empty string', ''],
+    ['canonical, padded twice', 'QQ=='],
+    ['canonical, padded once', 'QUI='],
+    ['canonical, no padding needed', 'QUJD'],
+    ['a long canonical body', Buffer.from('x'.repeat(5000) + '\u00e9').toString('base64')],
+    ['stray bits in the last character (not canonical, still the pattern)', 'QR=='],
+    ['stray bits before a single pad', 'QUJ='],
+    ['no padding', 'QQ'],
+    ['the URL-safe alphabet', 'a-_b'],
+    ['a line break inside', 'QUJD\nQUJD'],
+    ['a space at the end', 'QUJD '],
+    ['padding in the middle', 'QQ==QUJD'],
+    ['three pads', 'Q==='],
+    ['a character outside the alphabet', 'QUJ*'],
+  ])('accepts %s exactly when the published pattern does', (_name, body) => {
+    expect(check({ body })).toBe(published.test(body));
+  });
+
+  it('accepts the non-canonical strings the pattern accepts', () => {
+    expect(check({ body: 'QR==' })).toBe(true);
+    expect(check({ body: 'QQ' })).toBe(false);
   });
 });

@@ -41,7 +41,8 @@ export class SchemaComponents {
  */
 export const URL_KEYWORD = 'x-is-url';
 
-const BASE64 = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
+/** The published pattern of a base64 field (`@IsBase64`): padded, standard alphabet. */
+export const BASE64_PATTERN = '^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$';
 
 /** `$ref` to a class's schema in the components (registered on first use). */
 type Refer = (cls: Constructor) => JsonObject;
@@ -59,7 +60,7 @@ const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[], refer
   isRfc3339DateTime: () => ({ type: 'string', format: 'date-time' }),
   isUtcTimestamp: () => ({ type: 'string', format: 'date-time', pattern: UTC_TIMESTAMP_PATTERN.source }),
   isAsciiEmail: () => ({ type: 'string', format: 'email' }),
-  isBase64: () => ({ type: 'string', contentEncoding: 'base64', pattern: BASE64 }),
+  isBase64: () => ({ type: 'string', contentEncoding: 'base64', pattern: BASE64_PATTERN }),
   isIn: ([values]) => enumFragment(values),
   matches: ([pattern]) => patternFragment(pattern),
   min: ([n]) => ({ minimum: numberConstraint(n) }),

@@ -1,4 +1,4 @@
-import { clearRenderCache, renderMarkdown } from './markdown.renderer';
+import { clearRenderCache, collapseWhitespace, renderMarkdown } from './markdown.renderer';
 
 describe('renderMarkdown', () => {
   it('renders ## headings, GFM tables and blockquotes', () => {
@@ -38,5 +38,25 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(markdown)).toBe(cached);
     clearRenderCache();
     expect(renderMarkdown(markdown)).toEqual(cached);
+  });
+});
+
+describe('collapseWhitespace', () => {
+  // Every JavaScript whitespace kind the first paragraph's text can hold, beside letters.
+  const alphabet = ['a', 'b', ' ', ' ', ' ', '\t', '\n', '\r', '\u00a0', '\u2028', '\u3000', '\ufeff'];
+
+  it('gives what replacing every whitespace run by one space gives, on 20,000 generated texts', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < 20_000; i++) {
+      const text = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(collapseWhitespace(text)).toBe(text.replace(/\s+/g, ' '));
+    }
+  });
+
+  it('hands back text whose spaces are single as it is', () => {
+    const text = 'The first real para graph. (and more)';
+    expect(collapseWhitespace(text)).toBe(text);
+    expect(collapseWhitespace(' a ')).toBe(' a ');
   });
 });
