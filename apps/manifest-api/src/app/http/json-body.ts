@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { instanceOf, writeProblem } from './problem.filter';
-import { PROBLEM_BASE } from './problem';
+import { PROBLEM_BASE, problems } from './problem';
 import { problemForStatus } from './problem-defaults';
 import { NotUtf8Error } from './json-text';
 
@@ -41,11 +41,8 @@ export function forbiddenKey(value: unknown): string | undefined {
 export function refuseForbiddenKeys(req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: Next): void {
   const key = forbiddenKey(req.body);
   if (key === undefined) return next();
-  writeProblem(res, {
-    type: `${PROBLEM_BASE}validation-error`, title: 'Invalid request', status: 400, instance: instanceOf(req),
-    detail: `The request body carries the forbidden key "${key}".`,
-    errors: [{ field: key, message: 'this key is not allowed' }],
-  });
+  const problem = problems.validation([{ field: key, message: 'this key is not allowed' }], `The request body carries the forbidden key "${key}".`);
+  writeProblem(res, problem.toProblem(instanceOf(req)));
 }
 
 export function mediaType(req: IncomingMessage): string | undefined {
