@@ -47,6 +47,8 @@ done
 echo "    bundles: ASCII only"
 # The pods' runtime settings (deploy/base/config.yaml), so the RSS printed below is a pod's.
 config() { sed -n "s/^  $1: \"\(.*\)\"$/\1/p" deploy/base/config.yaml; }
+# A Deployment's own V8 flags (SERVICE_V8_FLAGS in deploy/base/<service>.yaml), put after the ConfigMap's.
+service_flags() { sed -n "s/^ *- { name: SERVICE_V8_FLAGS, value: \"\(.*\)\" }$/\1/p" "deploy/base/$1.yaml"; }
 pod_node_options=$(config NODE_OPTIONS) pod_v8_flags=$(config V8_FLAGS) pod_malloc_arenas=$(config MALLOC_ARENA_MAX) pod_mmap_threshold=$(config MALLOC_MMAP_THRESHOLD_)
 port=39100
 for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
@@ -54,7 +56,8 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   (cd "$stage" && sh ./owd "$s" migrate >/dev/null)
   # The pods' init container: returns at once on a current schema.
   (cd "$stage" && PORT=$port sh ./owd "$s" await-schema >/dev/null)
-  (cd "$stage" && PORT=$port NODE_OPTIONS=$pod_node_options V8_FLAGS=$pod_v8_flags MALLOC_ARENA_MAX=$pod_malloc_arenas MALLOC_MMAP_THRESHOLD_=$pod_mmap_threshold exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
+  own_flags=$(service_flags "$s")
+  (cd "$stage" && PORT=$port NODE_OPTIONS=$pod_node_options V8_FLAGS=$pod_v8_flags SERVICE_V8_FLAGS=$own_flags MALLOC_ARENA_MAX=$pod_malloc_arenas MALLOC_MMAP_THRESHOLD_=$pod_mmap_threshold exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
   pid=$!
   ok=
   for _ in $(seq 1 240); do
@@ -63,9 +66,9 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
     sleep 0.25
   done
   [ -n "$ok" ] || { echo "$s did not become ready from the image layout:"; tail -20 "$stage/$s.log"; kill "$pid" 2>/dev/null; exit 1; }
-  # The ConfigMap's V8 flags are on node's command line (the entrypoint's word splitting), and node took them (it
+  # The ConfigMap's V8 flags and the Deployment's own are on node's command line (the entrypoint's word splitting), and node took them (it
   # refuses an option it does not know, and the service would not have become ready).
-  for flag in $pod_v8_flags; do
+  for flag in $pod_v8_flags $own_flags; do
     tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$flag" || { echo "$s: $flag is not on node's command line"; kill "$pid"; exit 1; }
   done
   for probe in /health/live /health/startup /health; do
@@ -92,5 +95,5 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   wait "$pid" && code=0 || code=$?
   # NestJS re-raises SIGTERM after its shutdown hooks ran, so 143 (128 + SIGTERM) is a clean stop too.
   [ "$code" = 0 ] || [ "$code" = 143 ] || { echo "$s exited with $code on SIGTERM"; tail -20 "$stage/$s.log"; exit 1; }
-  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health$([ "$s" = manifest-api ] && printf ', /console/, /api/docs'), SIGTERM → clean exit (production dependencies only; V8 flags: ${pod_v8_flags:-none})${rss:+; RSS when ready $rss}"
+  echo "    $s: migrate, await-schema, start, /health/ready, live, startup, /health$([ "$s" = manifest-api ] && printf ', /console/, /api/docs'), SIGTERM → clean exit (production dependencies only; V8 flags: ${pod_v8_flags:-none}${own_flags:+ $own_flags})${rss:+; RSS when ready $rss}"
 done

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
+import { SERVICES, type ServiceName } from '../../e2e/system/support/stack';
 
 export const REPO_ROOT = resolve(__dirname, '../..');
 export const RESULTS_ROOT = resolve(REPO_ROOT, 'bench/results');
@@ -16,25 +17,49 @@ export function runDir(): string {
   return dir;
 }
 
-/** How a pod starts a service (deploy/docker/entrypoint.sh): `node $V8_FLAGS --require source-maps.cjs <bundle>`. */
+/**
+ * How a pod starts a service (deploy/docker/entrypoint.sh):
+ * `node $V8_FLAGS $SERVICE_V8_FLAGS --require source-maps.cjs <bundle>`.
+ */
 const ENTRYPOINT_NODE_ARGS = ['--require', resolve(REPO_ROOT, 'deploy/docker/source-maps.cjs')];
+
+type ContainerSpec = { env?: { name: string; value?: string }[] };
+
+/** A Deployment's own `SERVICE_V8_FLAGS` (deploy/base/<service>.yaml, its first container), or ''. */
+function serviceV8Flags(service: ServiceName): string {
+  const docs = parseAllDocuments(readFileSync(resolve(REPO_ROOT, `deploy/base/${service}.yaml`), 'utf8'))
+    .map((d) => d.toJSON() as { kind?: string; spec?: { template?: { spec?: { containers?: ContainerSpec[] } } } });
+  const container = docs.find((d) => d.kind === 'Deployment')?.spec?.template?.spec?.containers?.[0];
+  return container?.env?.find((e) => e.name === 'SERVICE_V8_FLAGS')?.value ?? '';
+}
+
+const words = (flags: string) => flags.split(' ').filter(Boolean);
 
 /**
  * The runtime the deployment gives every service, so the bench's memory and CPU figures are the ones a pod would
- * show: the heap options, V8 flags and malloc settings of deploy/base/config.yaml, and the image's Node.js (22) where
+ * show: the heap options, V8 flags and malloc settings of deploy/base/config.yaml, a Deployment's own V8 flags
+ * (`SERVICE_V8_FLAGS` in deploy/base/<service>.yaml), and the image's Node.js (22) where
  * BENCH_SERVICE_NODE names its binary (scripts/bench.sh installs it as the image check does; otherwise the bench's
  * own Node.js runs the services, and the figures say which). BENCH_NODE_OPTIONS replaces the Node.js options for a
- * trial, BENCH_V8_FLAGS the ConfigMap's V8 flags; BENCH_NODE_ARGS adds command-line flags before the entrypoint's;
+ * trial, BENCH_V8_FLAGS the ConfigMap's V8 flags, BENCH_SERVICE_V8_FLAGS every Deployment's own (empty: none);
+ * BENCH_NODE_ARGS adds command-line flags before the entrypoint's;
  * BENCH_MALLOC_ARENA_MAX and BENCH_MALLOC_MMAP_THRESHOLD replace the ConfigMap's malloc settings for a trial.
  */
 export function deployedRuntime(): {
   NODE_OPTIONS: string; V8_FLAGS: string; MALLOC_ARENA_MAX: string; MALLOC_MMAP_THRESHOLD_: string; LOG_LEVEL: string; node: string; nodeVersion: string;
-  extraNodeArgs: string[]; nodeArgs: string[];
+  extraNodeArgs: string[]; nodeArgs: (service: ServiceName) => string[];
+  /** The services whose Deployment adds V8 flags of its own, with them. */
+  SERVICE_V8_FLAGS: Partial<Record<ServiceName, string>>;
 } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
   const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
   const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
   const V8_FLAGS = process.env['BENCH_V8_FLAGS'] ?? config.data?.['V8_FLAGS'] ?? '';
+  const SERVICE_V8_FLAGS: Partial<Record<ServiceName, string>> = {};
+  for (const service of SERVICES) {
+    const flags = process.env['BENCH_SERVICE_V8_FLAGS'] ?? serviceV8Flags(service);
+    if (flags) SERVICE_V8_FLAGS[service] = flags;
+  }
   return {
     NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] ?? config.data?.['NODE_OPTIONS'] ?? '',
     V8_FLAGS,
@@ -45,7 +70,8 @@ export function deployedRuntime(): {
     node,
     nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
     extraNodeArgs,
-    nodeArgs: [...V8_FLAGS.split(' ').filter(Boolean), ...extraNodeArgs, ...ENTRYPOINT_NODE_ARGS],
+    nodeArgs: (service) => [...words(V8_FLAGS), ...words(SERVICE_V8_FLAGS[service] ?? ''), ...extraNodeArgs, ...ENTRYPOINT_NODE_ARGS],
+    SERVICE_V8_FLAGS,
   };
 }
 
@@ -68,13 +94,13 @@ export const CONTENT = ((kind = process.env['BENCH_CONTENT'] ?? 'prose') => {
 /** What the figures depend on: cores, CPU model, memory, Node, the results' text, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
-  const { NODE_OPTIONS, V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, extraNodeArgs } = deployedRuntime();
+  const { NODE_OPTIONS, V8_FLAGS, SERVICE_V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, extraNodeArgs } = deployedRuntime();
   return {
     cores: cpus().length,
     cpu: cpus()[0]?.model ?? 'unknown',
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
-    services: { NODE_OPTIONS, V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
+    services: { NODE_OPTIONS, V8_FLAGS, SERVICE_V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
     content: CONTENT,
     loadAverage1mAtStart: load(),
   };
@@ -82,7 +108,7 @@ export function machine() {
 
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
-  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" V8_FLAGS="${atStart.services.V8_FLAGS}" MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
+  return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" V8_FLAGS="${atStart.services.V8_FLAGS}"${Object.entries(atStart.services.SERVICE_V8_FLAGS).map(([service, flags]) => ` ${service}'s SERVICE_V8_FLAGS="${flags}"`).join('')} MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
     + `results' text: ${atStart.content}; `
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }

@@ -7,7 +7,8 @@ case "$service" in
   manifest-api|payload-builder|dispatcher|retry-scheduler|notifier) shift ;;
   *) echo "usage: owd manifest-api|payload-builder|dispatcher|retry-scheduler|notifier [migrate]" >&2; exit 2 ;;
 esac
-# V8_FLAGS (the ConfigMap's): V8 options NODE_OPTIONS refuses, one word each, so split on spaces on purpose.
+# V8_FLAGS (the ConfigMap's, every service) and SERVICE_V8_FLAGS (one Deployment's own): V8 options, one word each,
+# so split on spaces on purpose; a flag in both, or in NODE_OPTIONS too, takes the later value (the service's).
 # source-maps.cjs: stack traces through the service's own source map only (not every package's).
 # shellcheck disable=SC2086
-exec node ${V8_FLAGS:-} --require "$APPS_DIR/source-maps.cjs" "$APPS_DIR/$service/main.js" "$@"
+exec node ${V8_FLAGS:-} ${SERVICE_V8_FLAGS:-} --require "$APPS_DIR/source-maps.cjs" "$APPS_DIR/$service/main.js" "$@"

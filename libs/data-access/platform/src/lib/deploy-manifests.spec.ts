@@ -56,4 +56,17 @@ describe('deploy/base', () => {
     const doc = readFileSync(resolve(root, 'docs/operations.md'), 'utf8');
     for (const key of Object.keys(of('ConfigMap')[0].data ?? {})) expect(doc).toContain(`\`${key}\``);
   });
+
+  it('documents every variable a Deployment sets for its own service in docs/operations.md', () => {
+    const doc = readFileSync(resolve(root, 'docs/operations.md'), 'utf8');
+    const names = of('Deployment').flatMap((d) => d.spec.template.spec.containers
+      .flatMap((c: { env?: { name: string }[] }) => (c.env ?? []).map((e) => e.name)));
+    expect(names).toContain('SERVICE_V8_FLAGS');
+    for (const name of new Set(names)) expect(doc).toContain(`\`${name}\``);
+  });
+
+  it('gives the image entrypoint a Deployment\'s own V8 flags after the ConfigMap\'s, so its value wins', () => {
+    const entrypoint = readFileSync(resolve(root, 'deploy/docker/entrypoint.sh'), 'utf8');
+    expect(entrypoint).toMatch(/exec node \$\{V8_FLAGS:-\} \$\{SERVICE_V8_FLAGS:-\} /);
+  });
 });
