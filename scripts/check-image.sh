@@ -66,8 +66,8 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
     sleep 0.25
   done
   [ -n "$ok" ] || { echo "$s did not become ready from the image layout:"; tail -20 "$stage/$s.log"; kill "$pid" 2>/dev/null; exit 1; }
-  # The ConfigMap's V8 flags and the Deployment's own are on node's command line (the entrypoint's word splitting), and node took them (it
-  # refuses an option it does not know, and the service would not have become ready).
+  # The ConfigMap's V8 flags and the Deployment's own are on node's command line (the entrypoint's word splitting),
+  # and node took them (it refuses an option it does not know, and the service would not have become ready).
   for flag in $pod_v8_flags $own_flags; do
     tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "$flag" || { echo "$s: $flag is not on node's command line"; kill "$pid"; exit 1; }
   done

@@ -53,7 +53,7 @@ export function deployedRuntime(): {
 } {
   const config = parse(readFileSync(resolve(REPO_ROOT, 'deploy/base/config.yaml'), 'utf8')) as { data?: Record<string, string> };
   const node = process.env['BENCH_SERVICE_NODE'] || process.execPath;
-  const extraNodeArgs = process.env['BENCH_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+  const extraNodeArgs = words(process.env['BENCH_NODE_ARGS'] ?? '');
   const V8_FLAGS = process.env['BENCH_V8_FLAGS'] ?? config.data?.['V8_FLAGS'] ?? '';
   const SERVICE_V8_FLAGS: Partial<Record<ServiceName, string>> = {};
   for (const service of SERVICES) {
