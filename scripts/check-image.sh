@@ -57,6 +57,10 @@ for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   # The pods' init container: returns at once on a current schema.
   (cd "$stage" && PORT=$port sh ./owd "$s" await-schema >/dev/null)
   own_flags=$(service_flags "$s")
+  # Written another way than the one-line form above, the value would be missed and the service run without it.
+  if [ -z "$own_flags" ] && grep -q SERVICE_V8_FLAGS "deploy/base/$s.yaml"; then
+    echo "deploy/base/$s.yaml sets SERVICE_V8_FLAGS in a form this check does not read: - { name: SERVICE_V8_FLAGS, value: \"…\" }" >&2; exit 1
+  fi
   (cd "$stage" && PORT=$port NODE_OPTIONS=$pod_node_options V8_FLAGS=$pod_v8_flags SERVICE_V8_FLAGS=$own_flags MALLOC_ARENA_MAX=$pod_malloc_arenas MALLOC_MMAP_THRESHOLD_=$pod_mmap_threshold exec sh ./owd "$s") >"$stage/$s.log" 2>&1 &
   pid=$!
   ok=
