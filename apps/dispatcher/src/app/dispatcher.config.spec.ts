@@ -20,9 +20,9 @@ function problems(env: Record<string, string>): string {
 }
 
 describe('DispatcherConfig', () => {
-  it('has the spec defaults: 30 s attempts, retries after 1 and 5 minutes, 64 in flight, 8 per origin, no sink', () => {
+  it('has the spec defaults: 30 s attempts, retries after 1 and 5 minutes, 64 in flight, 8 to 32 per origin, no sink', () => {
     expect(validate(base)).toMatchObject({
-      ATTEMPT_TIMEOUT_MS: 30_000, RETRY_DELAYS_MS: [60_000, 300_000], DISPATCH_CONCURRENCY: 64, DISPATCH_PER_ORIGIN: 8,
+      ATTEMPT_TIMEOUT_MS: 30_000, RETRY_DELAYS_MS: [60_000, 300_000], DISPATCH_CONCURRENCY: 64, DISPATCH_PER_ORIGIN: 8, DISPATCH_PER_ORIGIN_MAX: 32,
       DEV_SINK_URL: '', ALLOWED_TARGET_CIDRS: '',
     });
   });
@@ -30,9 +30,9 @@ describe('DispatcherConfig', () => {
   it('reads the variables', () => {
     expect(validate({
       ...base, ATTEMPT_TIMEOUT_MS: '1000', RETRY_DELAYS_MS: '200, 400', DISPATCH_CONCURRENCY: '4', DISPATCH_PER_ORIGIN: '2',
-      DEV_SINK_URL: 'http://manifest-api:3000/dev-sink', ALLOWED_TARGET_CIDRS: '10.20.0.0/16,::1',
+      DISPATCH_PER_ORIGIN_MAX: '2', DEV_SINK_URL: 'http://manifest-api:3000/dev-sink', ALLOWED_TARGET_CIDRS: '10.20.0.0/16,::1',
     })).toMatchObject({
-      ATTEMPT_TIMEOUT_MS: 1000, RETRY_DELAYS_MS: [200, 400], DISPATCH_CONCURRENCY: 4, DISPATCH_PER_ORIGIN: 2,
+      ATTEMPT_TIMEOUT_MS: 1000, RETRY_DELAYS_MS: [200, 400], DISPATCH_CONCURRENCY: 4, DISPATCH_PER_ORIGIN: 2, DISPATCH_PER_ORIGIN_MAX: 2,
       DEV_SINK_URL: 'http://manifest-api:3000/dev-sink',
     });
   });
@@ -43,6 +43,9 @@ describe('DispatcherConfig', () => {
     ['RETRY_DELAYS_MS', { RETRY_DELAYS_MS: '60000,abc' }],
     ['ATTEMPT_TIMEOUT_MS', { ATTEMPT_TIMEOUT_MS: 'soon' }],
     ['DISPATCH_PER_ORIGIN', { DISPATCH_PER_ORIGIN: '0' }],
+    ['DISPATCH_PER_ORIGIN_MAX', { DISPATCH_PER_ORIGIN_MAX: '4' }],
+    ['DISPATCH_PER_ORIGIN_MAX', { DISPATCH_PER_ORIGIN: '16', DISPATCH_PER_ORIGIN_MAX: '12' }],
+    ['DISPATCH_PER_ORIGIN_MAX', { DISPATCH_PER_ORIGIN_MAX: 'many' }],
     ['DEV_SINK_URL', { DEV_SINK_URL: 'ftp://sink' }],
     ['SECRET_ENCRYPTION_KEY', { SECRET_ENCRYPTION_KEY: 'short' }],
   ])('refuses a bad %s and names it', (name, env) => {

@@ -29,6 +29,18 @@ function Parses(check: (value: string) => unknown, message: string, options?: Va
   }, options);
 }
 
+/** A number no smaller than the setting `other` of the same configuration. */
+function AtLeast(other: string, options?: ValidationOptions) {
+  return ValidateBy({
+    name: 'atLeast',
+    constraints: [other],
+    validator: {
+      validate: (value: unknown, args) => typeof value === 'number' && value >= Number((args?.object as Record<string, unknown>)[other]),
+      defaultMessage: (args) => `${args?.property} must be at least ${other}`,
+    },
+  }, options);
+}
+
 /** dispatcher settings (docs/delivery.md lists them with their defaults). */
 export class DispatcherConfig extends BaseServiceConfig {
   override PORT = 3002;
@@ -53,9 +65,14 @@ export class DispatcherConfig extends BaseServiceConfig {
   @Transform(envInt) @IsInt() @Min(1) @Max(1024)
   DISPATCH_CONCURRENCY = 64;
 
-  /** Attempts in flight in this process to one origin (scheme://host:port). */
+  /** Attempts in flight in this process to one origin (scheme://host:port) to begin with, and for a failing or slow one. */
   @Transform(envInt) @IsInt() @Min(1) @Max(256)
   DISPATCH_PER_ORIGIN = 8;
+
+  /** Most attempts in flight in this process to one origin that answers at once (equal to DISPATCH_PER_ORIGIN: fixed). */
+  @Transform(envInt) @IsInt() @Max(256)
+  @AtLeast('DISPATCH_PER_ORIGIN')
+  DISPATCH_PER_ORIGIN_MAX = 32;
 
   /** How often an idle worker looks for due attempts. */
   @Transform(envInt) @IsInt() @Min(10) @Max(60_000)

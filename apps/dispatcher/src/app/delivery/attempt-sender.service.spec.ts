@@ -9,7 +9,7 @@ import type { GoalSettings, StoredDelivery } from './attempt-input';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
 
 const settings: DeliverySettings = {
-  policy: { allowCidrs: [] }, attemptTimeoutMs: 1_000, retryDelaysMs: [60_000, 300_000], concurrency: 4, perOrigin: 2,
+  policy: { allowCidrs: [] }, attemptTimeoutMs: 1_000, retryDelaysMs: [60_000, 300_000], concurrency: 4, perOrigin: 2, perOriginMax: 4,
   pollMs: 100, devSinkUrl: null, maxResponseBytes: 1024, leaseMs: 31_000, goalWaitMs: 1_000, workerId: 'spec',
 };
 

@@ -60,7 +60,7 @@ export class AttemptSender implements OnApplicationShutdown {
     @Inject(ADDRESS_RESOLVER) private readonly resolver: AddressResolver,
   ) {
     // One keep-alive pool per origin lives inside each agent; the worker already caps attempts per origin.
-    const pool = { connections: settings.perOrigin, headersTimeout: settings.attemptTimeoutMs, bodyTimeout: settings.attemptTimeoutMs };
+    const pool = { connections: settings.perOriginMax, headersTimeout: settings.attemptTimeoutMs, bodyTimeout: settings.attemptTimeoutMs };
     this.receivers = createGuardedAgent(settings.policy, {
       ...pool, connect: { timeout: Math.min(10_000, settings.attemptTimeoutMs), baseLookup: resolver.lookup },
     });

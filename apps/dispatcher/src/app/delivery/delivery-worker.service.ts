@@ -11,7 +11,7 @@ import { traceAttempt } from './attempt-span';
 import { CLOCK, type Clock } from './clock';
 import { deliveryMetrics } from './delivery.metrics';
 import { DELIVERY_SETTINGS, type DeliverySettings } from './delivery.settings';
-import { OriginLimiter } from './origin-limiter';
+import { answerSignal, OriginLimiter, type AnswerSignal } from './origin-limiter';
 import { WorkQueue, type ClaimedWork, type ClaimRequest } from './work-queue.repository';
 
 /** A row claimed this often has taken its workers down with it (or overrun every lease): give up on it. */
@@ -48,9 +48,10 @@ const CLAIMED_IN_TRANSACTION: TransactionScope<Reservation[]> = {
 };
 
 /**
- * Claims due attempts and sends them, at most DISPATCH_CONCURRENCY at once and DISPATCH_PER_ORIGIN per
- * origin, so a slow receiver only ever holds its own slots. An origin whose slots are all taken has up to as much
- * again claimed ahead and waiting here, bytes in hand (OriginLimiter): a freed slot starts the next one at once, and
+ * Claims due attempts and sends them, at most DISPATCH_CONCURRENCY at once and, per origin, DISPATCH_PER_ORIGIN or,
+ * for a receiver answering at once, up to DISPATCH_PER_ORIGIN_MAX, so a slow or failing receiver only ever holds its
+ * own DISPATCH_PER_ORIGIN slots. An origin whose slots are all taken has up to as much again claimed ahead and
+ * waiting here, bytes in hand (OriginLimiter): a freed slot starts the next one at once, and
  * the claims that refill it take half a round at a time. Nothing here runs inside a Kafka handler.
  * SIGTERM: stop claiming, give back the work waiting here, let the attempts in flight finish (each is bounded by the
  * attempt timeout) and record them; MessagingService then drains the consumers and publishes the outbox.
@@ -85,7 +86,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly sender: AttemptSender,
     private readonly recorder: AttemptRecorder,
   ) {
-    this.limiter = new OriginLimiter(settings.perOrigin);
+    this.limiter = new OriginLimiter(settings.perOrigin, settings.perOriginMax);
   }
 
   onApplicationBootstrap(): void {
@@ -178,7 +179,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     return {
       limit: this.running ? this.settings.concurrency - this.inFlight.size - this.reservedCount - this.readyCount : 0,
       freeByOrigin: this.limiter.room(),
-      perOrigin: this.limiter.holdLimit,
+      perOrigin: this.limiter.newOriginHoldLimit,
       leaseMs: this.settings.leaseMs,
       workerId: this.settings.workerId,
     };
@@ -269,17 +270,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     deliveryMetrics.inFlight.inc();
     // The origin's slot protects the receiver: it is given back as soon as the request is over, before the attempt
     // is recorded, and the next work waiting here for it starts; the process-wide slot is given back once it is
-    // recorded. The loop claims more once half of what may wait here for the origin has started.
+    // recorded. How the request ended moves the origin's limit, so a fast answer may start more than one waiting
+    // attempt. The loop claims more once half of what may wait here for the origin has started.
+    const origin = work.originKey;
     let holdsOrigin = true;
-    const slotFreed = (): void => {
+    const slotFreed = (signal: AnswerSignal = 'neutral'): void => {
       if (holdsOrigin) {
         holdsOrigin = false;
-        this.limiter.release(work.originKey);
-        this.limiter.unhold(work.originKey);
-        const next = this.nextReady(work.originKey);
-        if (next) this.start(next);
+        this.limiter.release(origin, signal);
+        this.limiter.unhold(origin);
+        let next: ClaimedWork | undefined;
+        while (this.limiter.hasSlot(origin) && (next = this.nextReady(origin))) this.start(next);
       }
-      if (this.mayHaveMore && (this.ready.get(work.originKey)?.length ?? 0) <= this.settings.perOrigin / 2) this.kick();
+      if (this.mayHaveMore && (this.ready.get(origin)?.length ?? 0) <= this.limiter.limit(origin) / 2) this.kick();
     };
     // In the trace of the event that made the attempt due (stored with the work row).
     const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, slotFreed))
@@ -295,8 +298,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.inFlight.add(task);
   }
 
-  /** Makes the attempt; `requestOver` is called once nothing more goes to the receiver. */
-  private async attempt(work: ClaimedWork, requestOver: () => void): Promise<void> {
+  /** Makes the attempt; `requestOver` is called once nothing more goes to the receiver, with what its answer says. */
+  private async attempt(work: ClaimedWork, requestOver: (signal?: AnswerSignal) => void): Promise<void> {
     const { delivery, goal } = work;
     const attemptedAt = this.clock.now();
     let result: AttemptResult;
@@ -313,7 +316,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     } else {
       result = await traceAttempt(delivery, work, () => this.sender.send(delivery, goal));
     }
-    requestOver();
+    requestOver(answerSignal(result.outcome, result.durationMs));
     // Read after the answer, timeout or failure: the retry delay counts from the end of the attempt (spec §3).
     const recorded = await this.recorder.record(work, result, { attemptedAt, endedAt: this.clock.now() });
     if (!recorded) {

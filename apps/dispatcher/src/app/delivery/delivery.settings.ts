@@ -9,7 +9,10 @@ export interface DeliverySettings {
   attemptTimeoutMs: number;
   retryDelaysMs: readonly number[];
   concurrency: number;
+  /** Requests in flight per origin to begin with, and all a failing or slow receiver gets (OriginLimiter). */
   perOrigin: number;
+  /** Most requests in flight per origin, for a receiver answering at once. */
+  perOriginMax: number;
   pollMs: number;
   devSinkUrl: string | null;
   maxResponseBytes: number;
@@ -32,6 +35,7 @@ export function deliverySettingsFrom(config: ConfigService): DeliverySettings {
     retryDelaysMs: config.getOrThrow<number[]>('RETRY_DELAYS_MS'),
     concurrency: config.getOrThrow<number>('DISPATCH_CONCURRENCY'),
     perOrigin: config.getOrThrow<number>('DISPATCH_PER_ORIGIN'),
+    perOriginMax: config.getOrThrow<number>('DISPATCH_PER_ORIGIN_MAX'),
     pollMs: config.getOrThrow<number>('DISPATCH_POLL_MS'),
     devSinkUrl: devSink === '' ? null : devSink,
     // The attempt record keeps the first 4 KiB; reading stops there and the rest of the body is dropped.

@@ -1,17 +1,44 @@
+/** An answer this quick, a 2xx, from an origin using all its slots, lets it have more (see OriginLimiter). */
+export const FAST_ANSWER_MS = 1_000;
+
+/** How one request's end bears on its origin's limit. */
+export type AnswerSignal = 'fast' | 'slow' | 'neutral';
+
 /**
- * Per origin, two counts: requests in flight (at most `perOrigin`, so one slow receiver cannot take every slot) and the
- * claimed work held here (in flight, waiting here for a slot, or claimed in a transaction that has not ended), at most
- * `holdLimit` = 2 × `perOrigin`. An origin whose slots are all taken so has its next round of work claimed ahead, with
- * the bytes in hand: a freed slot starts the next attempt at once, without a claim of its own.
+ * Per origin, two counts: requests in flight (at most the origin's limit, so one slow receiver cannot take every
+ * slot) and the claimed work held here (in flight, waiting here for a slot, or claimed in a transaction that has not
+ * ended), at most twice the limit. An origin whose slots are all taken so has its next round of work claimed ahead,
+ * with the bytes in hand: a freed slot starts the next attempt at once, without a claim of its own.
+ *
+ * The limit starts at `floor` (DISPATCH_PER_ORIGIN) and moves as TCP's congestion window does, between `floor` and
+ * `cap` (DISPATCH_PER_ORIGIN_MAX): each fast 2xx answered while all the origin's slots were in use adds 1/limit (one
+ * slot per round of answers), and a failure or a slow answer halves it. A receiver that fails or answers slowly so
+ * never holds more than `floor` slots, while one that answers at once is not held to the rate `floor` requests can
+ * reach through this process's own event-loop delay. An origin with nothing held or in flight starts again at `floor`.
  */
 export class OriginLimiter {
   private readonly sending = new Map<string, number>();
   private readonly held = new Map<string, number>();
-  /** Most claimed work one origin holds here. */
-  readonly holdLimit: number;
+  /** Origins whose limit is above `floor`. */
+  private readonly limits = new Map<string, number>();
 
-  constructor(private readonly perOrigin: number) {
-    this.holdLimit = 2 * perOrigin;
+  constructor(private readonly floor: number, private readonly cap: number = floor) {
+    if (cap < floor) throw new Error(`the most slots per origin (${cap}) is below the least (${floor})`);
+  }
+
+  /** Requests `origin` may have in flight now. */
+  limit(origin: string): number {
+    return Math.floor(this.limits.get(origin) ?? this.floor);
+  }
+
+  /** Most claimed work `origin` may hold here now. */
+  holdLimit(origin: string): number {
+    return 2 * this.limit(origin);
+  }
+
+  /** Most claimed work an origin holding nothing here may claim. */
+  get newOriginHoldLimit(): number {
+    return 2 * this.floor;
   }
 
   /** Claimed work of `origin` is held here from its claim until its request is over (or it is given back). */
@@ -21,10 +48,11 @@ export class OriginLimiter {
 
   unhold(origin: string): void {
     increment(this.held, origin, -1);
+    this.forgetIfIdle(origin);
   }
 
   hasSlot(origin: string): boolean {
-    return (this.sending.get(origin) ?? 0) < this.perOrigin;
+    return (this.sending.get(origin) ?? 0) < this.limit(origin);
   }
 
   /** A request to `origin` starts. */
@@ -32,22 +60,45 @@ export class OriginLimiter {
     increment(this.sending, origin, 1);
   }
 
-  release(origin: string): void {
+  /** A request to `origin` is over; `signal` (read before its slot is released) moves the origin's limit. */
+  release(origin: string, signal: AnswerSignal = 'neutral'): void {
+    const current = this.limits.get(origin) ?? this.floor;
+    if (signal === 'slow') {
+      this.setLimit(origin, Math.max(this.floor, current / 2));
+    } else if (signal === 'fast' && (this.sending.get(origin) ?? 0) >= Math.floor(current)) {
+      this.setLimit(origin, Math.min(this.cap, current + 1 / Math.floor(current)));
+    }
     increment(this.sending, origin, -1);
+    this.forgetIfIdle(origin);
   }
 
   /** Whether some origin holds all the work it may (due work of it may be waiting in the table). */
   anyFull(): boolean {
-    for (const n of this.held.values()) if (n >= this.holdLimit) return true;
+    for (const [origin, n] of this.held) if (n >= this.holdLimit(origin)) return true;
     return false;
   }
 
-  /** How much more each origin holding work may claim; an origin not listed may claim `holdLimit`. */
+  /** How much more each origin holding work may claim; an origin not listed may claim `newOriginHoldLimit`. */
   room(): Record<string, number> {
     const free: Record<string, number> = {};
-    for (const [origin, n] of this.held) free[origin] = Math.max(0, this.holdLimit - n);
+    for (const [origin, n] of this.held) free[origin] = Math.max(0, this.holdLimit(origin) - n);
     return free;
   }
+
+  private setLimit(origin: string, limit: number): void {
+    if (limit > this.floor) this.limits.set(origin, limit);
+    else this.limits.delete(origin);
+  }
+
+  private forgetIfIdle(origin: string): void {
+    if (!this.held.has(origin) && !this.sending.has(origin)) this.limits.delete(origin);
+  }
+}
+
+/** How an attempt's end bears on its origin's limit: a quick 2xx counts for it, a failure or a slow answer against. */
+export function answerSignal(outcome: string, durationMs: number): AnswerSignal {
+  if (outcome === 'retriable' || durationMs > FAST_ANSWER_MS) return 'slow';
+  return outcome === 'delivered' ? 'fast' : 'neutral';
 }
 
 function increment(counts: Map<string, number>, origin: string, by: number): void {
