@@ -14,8 +14,14 @@ const RESULTS = Number(process.argv[2] ?? 1000);
 const GOALS = Number(process.argv[3] ?? 50);
 /** API clients submitting in a closed loop (BENCH_SUBMITTERS, default 16). */
 const SUBMITTERS = Number(process.env['BENCH_SUBMITTERS'] ?? 16);
+/**
+ * How long the receiver takes to answer each result's request (BENCH_RECEIVER_MS, default 0: at once); a real
+ * receiver that stores what it gets answers in tens of milliseconds. Send tests and raw-post are answered at once.
+ */
+const RECEIVER_MS = Number(process.env['BENCH_RECEIVER_MS'] ?? 0);
 const RAW_SECONDS = 5;
 const RAW_IN_FLIGHT = 64;
+const RAW_RESULT_ID = 'res_raw';
 
 async function rawPost(url: string, body: Buffer): Promise<number> {
   const pool = new Pool(new URL(url).origin, { connections: RAW_IN_FLIGHT, pipelining: 1 });
@@ -24,7 +30,7 @@ async function rawPost(url: string, body: Buffer): Promise<number> {
   const started = Date.now();
   await Promise.all(Array.from({ length: RAW_IN_FLIGHT }, async () => {
     while (Date.now() < deadline) {
-      const headers = buildDeliveryHeaders({ resultId: 'res_raw', deliveryId: '00000000-0000-4000-8000-000000000000', timestamp: Math.floor(Date.now() / 1000), rawBody: body, secret: SECRET });
+      const headers = buildDeliveryHeaders({ resultId: RAW_RESULT_ID, deliveryId: '00000000-0000-4000-8000-000000000000', timestamp: Math.floor(Date.now() / 1000), rawBody: body, secret: SECRET });
       const res = await pool.request({ path: '/hook', method: 'POST', body, headers });
       await res.body.dump();
       requests++;
@@ -37,12 +43,16 @@ async function rawPost(url: string, body: Buffer): Promise<number> {
 async function main(): Promise<void> {
   const host = machine();
   const system = await BenchSystem.create({});
-  // When each result first reached the receiver, which answers 204 at once: the moment its 2xx was sent.
+  // When each result first reached the receiver, which answers 204 at once (or after RECEIVER_MS): the moment its 2xx was sent.
   const answered = new Map<string, number>();
   const receiver = await startReceiver((req, res) => {
     const id = String(req.headers['idempotency-key']);
-    if (id.startsWith('res_') && !answered.has(id)) answered.set(id, Date.now());
-    res.writeHead(204).end();
+    const answer = (): void => {
+      if (id.startsWith('res_') && !answered.has(id)) answered.set(id, Date.now());
+      res.writeHead(204).end();
+    };
+    if (RECEIVER_MS > 0 && id.startsWith('res_') && id !== RAW_RESULT_ID) setTimeout(answer, RECEIVER_MS);
+    else answer();
   });
   try {
     await system.start();
@@ -103,7 +113,7 @@ async function main(): Promise<void> {
     const answeredPerSecond = perSecondUntil(Math.max(...answered.values()));
     const report = {
       machine: { ...host, loadAverage1mAtEnd: load() },
-      settings: { results: RESULTS, goals: GOALS, submitters: SUBMITTERS },
+      settings: { results: RESULTS, goals: GOALS, submitters: SUBMITTERS, receiverAnswerMs: RECEIVER_MS },
       rawPost: { perSecond: Math.round(rawPerSecond), inFlight: RAW_IN_FLIGHT, seconds: RAW_SECONDS, bodyBytes: rawBody.length },
       steady: {
         deliveredPerSecond: Math.round(deliveredPerSecond),
@@ -124,7 +134,7 @@ async function main(): Promise<void> {
     };
 
     const { steady } = report;
-    console.log(`\nraw-post and steady: ${RESULTS} results over ${GOALS} goals, ${SUBMITTERS} API clients; one receiver answering 204 at once`);
+    console.log(`\nraw-post and steady: ${RESULTS} results over ${GOALS} goals, ${SUBMITTERS} API clients; one receiver answering 204 ${RECEIVER_MS > 0 ? `after ${RECEIVER_MS} ms` : 'at once'}`);
     console.table({
       [`raw-post (undici, ${RAW_IN_FLIGHT} in flight)`]: { 'per second': report.rawPost.perSecond, 'ratio to raw': '' },
       'steady: 2xx at the receiver': { 'per second': steady.answeredAtReceiverPerSecond, 'ratio to raw': Number((answeredPerSecond / rawPerSecond).toFixed(3)) },
