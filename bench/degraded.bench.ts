@@ -22,7 +22,10 @@ import { BenchSystem, SERVICES, articleNumber } from './support/system';
 const ATTEMPT_TIMEOUT_MS = 3_000;
 const RETRY_DELAYS_MS = [5_000, 10_000];
 const MAX_ATTEMPTS = 3;
-/** The dispatcher's DISPATCH_PER_ORIGIN, left at its default: the silent goal's attempts go out this many at a time. */
+/**
+ * The dispatcher's DISPATCH_PER_ORIGIN, left at its default: the silent goal's attempts go out this many at a time
+ * (its timeouts never let its origin's limit grow past it).
+ */
 const SLOTS_PER_ORIGIN = 8;
 const SEED = 8;
 const SLOW_ANSWER_MS = 200;

@@ -69,7 +69,7 @@ export class DispatcherConfig extends BaseServiceConfig {
   @Transform(envInt) @IsInt() @Min(1) @Max(256)
   DISPATCH_PER_ORIGIN = 8;
 
-  /** Most attempts in flight in this process to one origin that answers at once (equal to DISPATCH_PER_ORIGIN: fixed). */
+  /** Most attempts in flight in this process to one origin answering 2xx quickly (equal to DISPATCH_PER_ORIGIN: fixed). */
   @Transform(envInt) @IsInt() @Max(256)
   @AtLeast('DISPATCH_PER_ORIGIN')
   DISPATCH_PER_ORIGIN_MAX = 32;

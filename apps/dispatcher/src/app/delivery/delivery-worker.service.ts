@@ -49,7 +49,7 @@ const CLAIMED_IN_TRANSACTION: TransactionScope<Reservation[]> = {
 
 /**
  * Claims due attempts and sends them, at most DISPATCH_CONCURRENCY at once and, per origin, DISPATCH_PER_ORIGIN or,
- * for a receiver answering at once, up to DISPATCH_PER_ORIGIN_MAX, so a slow or failing receiver only ever holds its
+ * for a receiver answering 2xx quickly, up to DISPATCH_PER_ORIGIN_MAX, so a slow or failing receiver only ever holds its
  * own DISPATCH_PER_ORIGIN slots. An origin whose slots are all taken has up to as much again claimed ahead and
  * waiting here, bytes in hand (OriginLimiter): a freed slot starts the next one at once, and
  * the claims that refill it take half a round at a time. Nothing here runs inside a Kafka handler.

@@ -11,7 +11,7 @@ export interface DeliverySettings {
   concurrency: number;
   /** Requests in flight per origin to begin with, and all a failing or slow receiver gets (OriginLimiter). */
   perOrigin: number;
-  /** Most requests in flight per origin, for a receiver answering at once. */
+  /** Most requests in flight per origin, reached by a receiver answering 2xx quickly. */
   perOriginMax: number;
   pollMs: number;
   devSinkUrl: string | null;
