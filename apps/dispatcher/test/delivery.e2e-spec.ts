@@ -371,6 +371,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       await waitFor(() => busy.requests.length >= 8, { what: 'the receiver holding its 8 slots' });
       // The other 6 were claimed as they were stored and wait here for a slot.
       await waitFor(() => worker.readySlots === 6, { what: 'six claimed attempts waiting for a slot' });
+      expect(await metricValue('owd_dispatch_waiting_for_origin', {})).toBe(6);
       const { rows } = await h.db.query(
         `SELECT count(*)::int AS claimed FROM dispatcher.attempts_due WHERE delivery_id = ANY($1::uuid[]) AND claim_token IS NOT NULL`,
         [deliveries.map((d) => d.deliveryId)],
@@ -384,6 +385,7 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
       expect(attempts.every((a) => a.outcome === 'delivered')).toBe(true);
       expect(busy.maxOpen).toBeLessThanOrEqual(8);
       expect(worker.readySlots).toBe(0);
+      expect(await metricValue('owd_dispatch_waiting_for_origin', {})).toBe(0);
       expect(claimedByLoop.filter((id) => deliveries.some((d) => d.deliveryId === id))).toEqual([]);
     } finally {
       restore();

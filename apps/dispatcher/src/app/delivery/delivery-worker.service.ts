@@ -107,6 +107,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     const waiting = [...this.ready.values()].flat().map((r) => r.work);
     this.ready.clear();
     this.readyCount = 0;
+    deliveryMetrics.waitingForOrigin.set(0);
     await this.giveBack(waiting);
     await Promise.allSettled([...this.inFlight]);
   }
@@ -232,6 +233,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     waiting.push({ work, since: Date.now() });
     this.ready.set(work.originKey, waiting);
     this.readyCount++;
+    deliveryMetrics.waitingForOrigin.set(this.readyCount);
   }
 
   /** The next claimed work of `origin` to start; work that waited too long for its lease is given back instead. */
@@ -246,6 +248,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       if (head.since < staleBefore || !this.running) stale.push(head.work);
       else next = head;
     }
+    deliveryMetrics.waitingForOrigin.set(this.readyCount);
     if (waiting?.length === 0) this.ready.delete(origin);
     if (stale.length > 0) void this.giveBack(stale);
     return next?.work;

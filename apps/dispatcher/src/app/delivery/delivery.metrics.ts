@@ -22,6 +22,10 @@ export const deliveryMetrics = {
     name: 'owd_dispatch_in_flight',
     help: 'Delivery attempts in flight in this process',
   })),
+  waitingForOrigin: reuseMetric('owd_dispatch_waiting_for_origin', () => new Gauge({
+    name: 'owd_dispatch_waiting_for_origin',
+    help: 'Claimed delivery attempts waiting in this process for a free slot at their receiver origin',
+  })),
   queueDepth: reuseMetric('owd_dispatch_queue_depth', () => new Gauge({
     name: 'owd_dispatch_queue_depth',
     help: 'Rows in the work queue (due, postponed or claimed)',
