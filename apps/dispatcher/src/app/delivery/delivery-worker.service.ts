@@ -285,7 +285,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
         let next: ClaimedWork | undefined;
         while (this.limiter.hasSlot(origin) && (next = this.nextReady(origin))) this.start(next);
       }
-      if (this.mayHaveMore && (this.ready.get(origin)?.length ?? 0) <= this.limiter.limit(origin) / 2) this.kick();
+      if (this.mayHaveMore && (this.ready.get(origin)?.length ?? 0) <= this.limiter.claimAgainAt) this.kick();
     };
     // In the trace of the event that made the attempt due (stored with the work row).
     const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, slotFreed))

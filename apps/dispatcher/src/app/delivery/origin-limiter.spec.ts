@@ -1,4 +1,4 @@
-import { answerSignal, FAST_ANSWER_MS, OriginLimiter } from './origin-limiter';
+import { answerSignal, FAST_ANSWER_MS, IDLE_RESET_MS, OriginLimiter } from './origin-limiter';
 import { originKey } from './origin-key';
 
 describe('OriginLimiter', () => {
@@ -62,7 +62,8 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
     expect(limiter.limit('x')).toBe(4);
     rounds(limiter, 'x', 1, 'fast');
     expect(limiter.limit('x')).toBe(5);
-    expect(limiter.holdLimit('x')).toBe(10);
+    // What may wait here beyond the limit stays one round of the floor.
+    expect(limiter.holdLimit('x')).toBe(9);
     rounds(limiter, 'x', 5, 'fast');
     expect(limiter.limit('x')).toBe(6);
   });
@@ -109,14 +110,24 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
     expect(limiter.limit('x')).toBe(8);
   });
 
-  it('starts an origin again at the floor once it holds nothing and sends nothing', () => {
-    const limiter = saturated(2, 8);
+  it('starts an origin again at the floor once it has held nothing and sent nothing for IDLE_RESET_MS', () => {
+    let now = 0;
+    const limiter = new OriginLimiter(2, 8, () => now);
+    limiter.hold('x');
+    while (limiter.hasSlot('x')) limiter.acquire('x');
     rounds(limiter, 'x', 20, 'fast');
     const grown = limiter.limit('x');
     expect(grown).toBeGreaterThan(2);
     for (let i = 0; i < grown; i++) limiter.release('x');
+    limiter.unhold('x');
+    // A moment without work (the next claim on its way) keeps the limit.
+    now += IDLE_RESET_MS - 1;
+    expect(limiter.limit('x')).toBe(grown);
+    limiter.hold('x');
+    now += IDLE_RESET_MS;
     expect(limiter.limit('x')).toBe(grown);
     limiter.unhold('x');
+    now += IDLE_RESET_MS;
     expect(limiter.limit('x')).toBe(2);
   });
 
