@@ -49,8 +49,8 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
       while (limiter.hasSlot(origin)) limiter.acquire(origin);
     }
   }
-  function saturated(floor: number, cap: number): OriginLimiter {
-    const limiter = new OriginLimiter(floor, cap);
+  function saturated(floor: number, cap: number, now?: () => number): OriginLimiter {
+    const limiter = new OriginLimiter(floor, cap, now);
     limiter.hold('x');
     while (limiter.hasSlot('x')) limiter.acquire('x');
     return limiter;
@@ -112,9 +112,7 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
 
   it('starts an origin again at the floor once it has held nothing and sent nothing for IDLE_RESET_MS', () => {
     let now = 0;
-    const limiter = new OriginLimiter(2, 8, () => now);
-    limiter.hold('x');
-    while (limiter.hasSlot('x')) limiter.acquire('x');
+    const limiter = saturated(2, 8, () => now);
     rounds(limiter, 'x', 20, 'fast');
     const grown = limiter.limit('x');
     expect(grown).toBeGreaterThan(2);

@@ -56,6 +56,7 @@ export class OriginLimiter {
 
   /** Claimed work of `origin` is held here from its claim until its request is over (or it is given back). */
   hold(origin: string): void {
+    // An origin idle past IDLE_RESET_MS starts again at the floor before it is busy again.
     this.current(origin);
     this.idleSince.delete(origin);
     increment(this.held, origin, 1);
