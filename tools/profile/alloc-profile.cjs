@@ -4,7 +4,8 @@
 // old collections freed kept in (so it counts what was allocated, not what is still alive), one sample per 16 KiB
 // on average. Every Node process started under it writes <service>-<pid>.heapprofile after PROFILE_SECONDS, with
 // <service>-<pid>.events.json: the events it published meanwhile (owd_outbox_published_total), so the bytes can
-// be read per event. Summarise with
+// be read per event. PROFILE_SURVIVORS=1 drops the objects young collections freed and keeps the rest: what lived
+// through the young generation, which is what the old generation fills with and full collections free. Summarise with
 //   node tools/profile/summarise.mjs /tmp/alloc
 const { Session } = require('node:inspector');
 const { writeFileSync, mkdirSync } = require('node:fs');
@@ -14,6 +15,7 @@ const seconds = Number(process.env.PROFILE_SECONDS ?? 30);
 const startAfter = Number(process.env.PROFILE_START_SECONDS ?? 0);
 const dir = process.env.PROFILE_DIR ?? 'profiles';
 const name = basename(dirname(process.argv[1] ?? 'node')) || 'node';
+const survivorsOnly = process.env.PROFILE_SURVIVORS === '1';
 
 /** The process's owd_outbox_published_total, summed over its labels (0 where it has no such counter). */
 async function published() {
@@ -31,14 +33,14 @@ session.connect();
 const start = async () => {
   const before = await published();
   session.post('HeapProfiler.startSampling', {
-    samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true,
+    samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !survivorsOnly,
   }, () => {
     setTimeout(() => session.post('HeapProfiler.stopSampling', async (err, result) => {
       if (err) return;
       const events = (await published()) - before;
       mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, `${name}-${process.pid}.heapprofile`), JSON.stringify(result.profile));
-      writeFileSync(join(dir, `${name}-${process.pid}.events.json`), JSON.stringify({ published: events, seconds }));
+      writeFileSync(join(dir, `${name}-${process.pid}.events.json`), JSON.stringify({ published: events, seconds, survivorsOnly }));
     }), seconds * 1000).unref();
   });
 };

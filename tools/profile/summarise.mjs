@@ -45,10 +45,11 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.heapprofile')).so
   };
   walk(JSON.parse(readFileSync(join(dir, file), 'utf8')).head);
   const eventsFile = join(dir, file.replace(/\.heapprofile$/, '.events.json'));
-  const { published = 0, seconds = 0 } = existsSync(eventsFile) ? JSON.parse(readFileSync(eventsFile, 'utf8')) : {};
-  const perEvent = published > 0 ? `, ${(total / published / 1024).toFixed(0)} KiB per event it published (${published})` : '';
-  console.log(`\n${file}: ${(total / 1048576).toFixed(0)} MiB allocated in ${seconds} s${perEvent}`);
-  print(buckets, functions, (n) => `${((100 * n) / total).toFixed(1)}%`, 'bytes allocated');
+  const { published = 0, seconds = 0, survivorsOnly = false } = existsSync(eventsFile) ? JSON.parse(readFileSync(eventsFile, 'utf8')) : {};
+  const perEvent = published > 0 ? `, ${(total / published / 1024).toFixed(1)} KiB per event it published (${published})` : '';
+  const what = survivorsOnly ? 'that lived through the young generation' : 'allocated';
+  console.log(`\n${file}: ${(total / 1048576).toFixed(0)} MiB ${what} in ${seconds} s${perEvent}`);
+  print(buckets, functions, (n) => `${((100 * n) / total).toFixed(1)}%`, `bytes ${what}`);
 }
 
 for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort()) {
