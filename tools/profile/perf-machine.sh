@@ -10,7 +10,7 @@
 # name, start the services with `--perf-basic-prof-only-functions` (the bench: BENCH_NODE_ARGS=...): each then writes
 # /tmp/perf-<pid>.map, which perf reads. PERF_WAIT_FOR=<pattern> waits for a process matching it first, and
 # PERF_START_SECONDS (default 0) more after that, to record the middle of a bench run:
-#   PERF_WAIT_FOR=dist/apps/notifier PERF_START_SECONDS=40 tools/profile/perf-machine.sh 20 /tmp/perf &
+#   PERF_WAIT_FOR=dist/apps/notifier/main.js PERF_START_SECONDS=40 tools/profile/perf-machine.sh 20 /tmp/perf &
 #   BENCH_NODE_ARGS=--perf-basic-prof-only-functions npm run bench -- steady 16000
 # Needs perf (Debian: apt-get install linux-perf) and kernel.perf_event_paranoid <= 1, or root.
 set -euo pipefail
@@ -27,4 +27,9 @@ sleep "${PERF_START_SECONDS:-0}"
 
 ps -eo pid=,args= > "$dir/processes.txt"
 perf record --all-cpus --event cpu-clock --freq 499 --call-graph fp --output "$dir/perf.data" -- sleep "$seconds" 2> "$dir/perf-record.log"
-node "$(dirname "$0")/perf-summarise.mjs" "$dir"
+# perf reads the JavaScript names from /tmp/perf-<pid>.map when it reads the recording: keep the recorded processes'
+# maps beside it (copy them back to /tmp to read it again once the originals are gone).
+awk '{print $1}' "$dir/processes.txt" | while read -r pid; do
+  if [ -f "/tmp/perf-$pid.map" ]; then cp "/tmp/perf-$pid.map" "$dir/"; fi
+done
+node "$(dirname "$0")/perf-summarise.mjs" "$dir" | tee "$dir/summary.txt"

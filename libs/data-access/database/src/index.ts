@@ -11,3 +11,4 @@ export * from './lib/prepared-statements';
 export * from './lib/batched-read';
 export * from './lib/joint-reads';
 export * from './lib/packed-bytes';
+export * from './lib/columns';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { deferWrite, GroupCommit } from '@owd/database';
+import { columnsOf, deferWrite, GroupCommit, type Column } from '@owd/database';
 import { DeliveryAttempted, type DeliveryAttemptedPayload } from '@owd/events';
 import { responsePreview, type AttemptResult } from '@owd/http-delivery';
 import { captureTraceContext, Outbox } from '@owd/kafka';
@@ -29,6 +29,26 @@ interface Pending {
   times: AttemptTimes;
   trace: Record<string, string>;
 }
+
+/** An attempt this batch records, with what it settles. */
+interface Settled {
+  pending: Pending;
+  recorded: RecordedAttempt;
+}
+
+/**
+ * The attempts row of an attempt, column by column in the insert's order (its event id is added after them), then the
+ * delivery's new status for the update (columnsOf).
+ */
+const ATTEMPT_COLUMNS: readonly Column<Settled>[] = [
+  ({ pending }) => pending.work.delivery.deliveryId, ({ pending }) => pending.work.series, ({ pending }) => pending.work.attempt,
+  ({ pending }) => pending.times.attemptedAt, ({ pending }) => pending.result.durationMs, ({ pending }) => pending.result.targetHost,
+  ({ pending }) => pending.result.status, ({ pending }) => pending.result.outcome, ({ pending }) => pending.result.errorClass,
+  ({ recorded }) => recorded.payload.errorMessage, ({ pending }) => pending.result.conflictRevision,
+  ({ recorded }) => recorded.settlement.nextAttemptAt, ({ recorded }) => recorded.settlement.final,
+  ({ pending }) => storable(pending.result.body), ({ pending }) => pending.result.bodyTruncated,
+  ({ recorded }) => recorded.settlement.status,
+];
 
 /** PostgreSQL text cannot hold NUL; a receiver's bytes must never make the record fail (and the attempt repeat). */
 function storable(text: string | null): string | null {
@@ -77,7 +97,10 @@ export class AttemptRecorder {
     );
     const owned = new Set(released.map((r) => r.delivery_id));
     const mine = batch.filter((p) => owned.has(p.work.deliveryId.toLowerCase()));
-    const recorded = new Map(mine.map((p) => [p, this.settle(p)] as const));
+    // A loop, not a closure made per batch: settle() is inlined into whatever calls it, and a closure's optimized code
+    // is lost at every full collection (columnsOf).
+    const recorded = new Map<Pending, RecordedAttempt>();
+    for (const p of mine) recorded.set(p, this.settle(p));
     if (mine.length > 0) {
       const envelopes = await this.outbox.addMany(manager, DeliveryAttempted, mine.map((p) => ({
         payload: (recorded.get(p) as RecordedAttempt).payload,
@@ -122,21 +145,19 @@ export class AttemptRecorder {
    * touch the same rows.
    */
   private writeAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): void {
-    const column = <T>(pick: (p: Pending, r: RecordedAttempt) => T) => mine.map((p) => pick(p, recorded.get(p) as RecordedAttempt));
-    const deliveryIds = column((p) => p.work.delivery.deliveryId);
-    const attempts = column((p) => p.work.attempt);
-    const outcomes = column((p) => p.result.outcome);
-    const nextAttemptAt = column((_, r) => r.settlement.nextAttemptAt);
+    const settled = mine.map((pending): Settled => ({ pending, recorded: recorded.get(pending) as RecordedAttempt }));
+    const [
+      deliveryIds, series, attempts, attemptedAt, durations, hosts, statuses, outcomes, errorClasses, errorMessages, conflicts,
+      nextAttemptAt, finals, bodies, truncated, settledStatuses,
+    ] = columnsOf(settled, ATTEMPT_COLUMNS);
     deferWrite(manager, {
       sql: `INSERT INTO ${S}.attempts (delivery_id, series, attempt, attempted_at, duration_ms, target_host, status, outcome,
               error_class, error_message, conflict_revision, next_attempt_at, final, response_body, response_truncated, event_id)
             SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::int[], $8::text[],
               $9::text[], $10::text[], $11::bigint[], $12::timestamptz[], $13::boolean[], $14::text[], $15::boolean[], $16::uuid[])`,
       params: [
-        deliveryIds, column((p) => p.work.series), attempts, column((p) => p.times.attemptedAt), column((p) => p.result.durationMs),
-        column((p) => p.result.targetHost), column((p) => p.result.status), outcomes, column((p) => p.result.errorClass),
-        column((_, r) => r.payload.errorMessage), column((p) => p.result.conflictRevision), nextAttemptAt,
-        column((_, r) => r.settlement.final), column((p) => storable(p.result.body)), column((p) => p.result.bodyTruncated), eventIds,
+        deliveryIds, series, attempts, attemptedAt, durations, hosts, statuses, outcomes, errorClasses, errorMessages, conflicts,
+        nextAttemptAt, finals, bodies, truncated, eventIds,
       ],
     });
     deferWrite(manager, {
@@ -144,7 +165,7 @@ export class AttemptRecorder {
               next_attempt_at = a.next_attempt_at, updated_at = now()
               FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::timestamptz[]) AS a(delivery_id, status, attempt, outcome, next_attempt_at)
              WHERE d.delivery_id = a.delivery_id`,
-      params: [deliveryIds, column((_, r) => r.settlement.status), attempts, outcomes, nextAttemptAt],
+      params: [deliveryIds, settledStatuses, attempts, outcomes, nextAttemptAt],
     });
   }
 }

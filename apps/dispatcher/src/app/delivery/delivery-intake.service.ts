@@ -5,13 +5,22 @@ import {
   type DeliveryRequestedPayload, type DeliveryRetryDuePayload, type DeliveryRetryRequestedPayload,
   type EventEnvelope, type GoalChangedPayload,
 } from '@owd/events';
-import { afterCommit, packBytes } from '@owd/database';
+import { afterCommit, columnsOf, packBytes, type Column } from '@owd/database';
 import { MessagingService, on, type ChunkEvent, type TraceCarrier } from '@owd/kafka';
 import { DeliveryWorker } from './delivery-worker.service';
 import { originKey } from './origin-key';
 import { WorkQueue, type DueAttempt } from './work-queue.repository';
 
 const S = '"dispatcher"';
+
+/** A delivery.requested of a chunk, with its payload and its body's bytes. */
+type Requested = ChunkEvent & { d: DeliveryRequestedPayload; body: Buffer };
+
+/** The deliveries row of a request, column by column in the insert's order, the body apart (packBytes; columnsOf). */
+const DELIVERY_COLUMNS: readonly Column<Requested>[] = [
+  (r) => r.d.deliveryId, (r) => r.d.resultId, (r) => r.d.goalId, (r) => r.d.revision, (r) => r.d.bodySha256, (r) => r.d.executedAt,
+  (r) => r.d.reason, (r) => r.envelope.correlationId, (r) => r.d.goalVersion ?? null,
+];
 
 interface DeliveryState {
   goal_id: string;
@@ -83,11 +92,11 @@ export class DeliveryIntake implements OnModuleInit {
    * the worker has slots for are claimed as they are inserted and sent with the bytes in hand once the chunk commits.
    */
   async deliveriesRequested(events: readonly ChunkEvent[], manager: EntityManager): Promise<void> {
-    const requested = events.map((e) => ({
+    const requested = events.map((e): Requested => ({
       ...e, d: (e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload,
       body: Buffer.from((e.envelope as EventEnvelope<DeliveryRequestedPayload>).payload.bodyBase64, 'base64'),
     }));
-    const col = <T>(pick: (r: (typeof requested)[number]) => T) => requested.map(pick);
+    const [deliveryIds, resultIds, goalIds, revisions, sha256s, executedAts, reasons, correlationIds, goalVersions] = columnsOf(requested, DELIVERY_COLUMNS);
     // The bodies as one binary parameter cut by offset (packBytes), not a bytea[] of hex text.
     const bodies = packBytes(requested.map((r) => r.body));
     const inserted: { delivery_id: string; created_at: Date }[] = await manager.query(
@@ -98,9 +107,8 @@ export class DeliveryIntake implements OnModuleInit {
          AS u(delivery_id, result_id, goal_id, revision, body_start, body_length, body_sha256, executed_at, reason, correlation_id, goal_version)
        ON CONFLICT (delivery_id) DO NOTHING RETURNING delivery_id, created_at`,
       [
-        col((r) => r.d.deliveryId), col((r) => r.d.resultId), col((r) => r.d.goalId), col((r) => r.d.revision),
-        bodies.bytes, bodies.starts, bodies.lengths, col((r) => r.d.bodySha256), col((r) => r.d.executedAt),
-        col((r) => r.d.reason), col((r) => r.envelope.correlationId), col((r) => r.d.goalVersion ?? null),
+        deliveryIds, resultIds, goalIds, revisions, bodies.bytes, bodies.starts, bodies.lengths, sha256s, executedAts, reasons,
+        correlationIds, goalVersions,
       ],
     );
     const fresh = new Map(inserted.map((r) => [r.delivery_id, r.created_at]));

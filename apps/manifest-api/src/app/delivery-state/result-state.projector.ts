@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DeliveryAttempted, is, ResultStatusChanged, type DeliveryAttemptedPayload } from '@owd/events';
-import { deferWrite } from '@owd/database';
+import { columnsOf, deferWrite, type Column } from '@owd/database';
 import { MessagingService, on, type ChunkEvent } from '@owd/kafka';
 import type { LastError, ResultState } from '../results/result.entity';
 import { RevisionLearner } from './revision-learner.service';
@@ -28,6 +28,20 @@ interface StateRow {
 }
 
 type Projected = ProjectedState & { id: string; goalId: string; approvedRevision: number | null };
+
+/** The delivery_attempts row of an attempt, column by column in the insert's order (columnsOf). */
+const ATTEMPT_COLUMNS: readonly Column<DeliveryAttemptedPayload>[] = [
+  (e) => e.resultId, (e) => e.deliveryId, (e) => e.revision, (e) => e.attempt, (e) => e.targetHost, (e) => e.status ?? null,
+  (e) => e.durationMs, (e) => e.outcome, (e) => e.errorClass ?? null, (e) => e.errorMessage ?? null,
+  (e) => new Date(e.attemptedAt), endOf, (e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null), (e) => e.final,
+  (e) => (e.response ? JSON.stringify(e.response) : null),
+];
+
+/** A result's new state, column by column in the update's order. */
+const STATE_COLUMNS: readonly Column<Projected>[] = [
+  (p) => p.id, (p) => p.state, (p) => p.stateRevision, (p) => p.stateReason, (p) => JSON.stringify(p.missingFields),
+  (p) => p.deliveryId, (p) => p.nextAttemptAt, (p) => (p.lastError === null ? null : JSON.stringify(p.lastError)),
+];
 
 const toProjected = (r: StateRow): Projected => ({
   id: r.id, goalId: r.goal_id, state: r.state, stateRevision: r.state_revision, stateReason: r.state_reason,
@@ -61,7 +75,9 @@ export class ResultStateProjector {
          FROM manifest_api.results WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
       [ids],
     );
-    const results = new Map(rows.map((r) => [r.id, toProjected(r)]));
+    // A loop, not a closure made per chunk, which would lose its optimized code at every full collection (columnsOf).
+    const results = new Map<string, Projected>();
+    for (const row of rows) results.set(row.id, toProjected(row));
     const changed = new Set<Projected>();
     const attempts: DeliveryAttemptedPayload[] = [];
     for (const { envelope } of events) {
@@ -90,21 +106,13 @@ export class ResultStateProjector {
    * out with the chunk's event ids (and any outbox rows) in one round trip.
    */
   private write(manager: EntityManager, attempts: readonly DeliveryAttemptedPayload[], results: readonly Projected[]): void {
-    const a = <T>(pick: (e: DeliveryAttemptedPayload) => T) => attempts.map(pick);
-    const r = <T>(pick: (p: Projected) => T) => results.map(pick);
     if (attempts.length > 0) {
       deferWrite(manager, {
         sql: `INSERT INTO manifest_api.delivery_attempts (result_id, delivery_id, revision, attempt, target_host, status, duration_ms,
                 outcome, error_class, error_message, attempted_at, ended_at, next_attempt_at, final, response)
               SELECT * FROM unnest($1::text[], $2::uuid[], $3::int[], $4::int[], $5::text[], $6::int[], $7::int[], $8::text[],
                 $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::boolean[], $15::jsonb[])`,
-        params: [
-          a((e) => e.resultId), a((e) => e.deliveryId), a((e) => e.revision), a((e) => e.attempt), a((e) => e.targetHost),
-          a((e) => e.status ?? null), a((e) => e.durationMs), a((e) => e.outcome), a((e) => e.errorClass ?? null),
-          a((e) => e.errorMessage ?? null), a((e) => new Date(e.attemptedAt)), a(endOf),
-          a((e) => (e.nextAttemptAt ? new Date(e.nextAttemptAt) : null)), a((e) => e.final),
-          a((e) => (e.response ? JSON.stringify(e.response) : null)),
-        ],
+        params: columnsOf(attempts, ATTEMPT_COLUMNS),
       });
     }
     if (results.length > 0) {
@@ -115,11 +123,7 @@ export class ResultStateProjector {
                 FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::jsonb[], $6::uuid[], $7::timestamptz[], $8::jsonb[])
                   AS u(id, state, state_revision, state_reason, missing_fields, delivery_id, next_attempt_at, last_error)
                WHERE r.id = u.id`,
-        params: [
-          r((p) => p.id), r((p) => p.state), r((p) => p.stateRevision), r((p) => p.stateReason),
-          r((p) => JSON.stringify(p.missingFields)), r((p) => p.deliveryId), r((p) => p.nextAttemptAt),
-          r((p) => (p.lastError === null ? null : JSON.stringify(p.lastError))),
-        ],
+        params: columnsOf(results, STATE_COLUMNS),
       });
     }
   }

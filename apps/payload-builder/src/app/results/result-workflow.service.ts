@@ -37,13 +37,14 @@ export class ResultWorkflowService {
     const goalIds = keys.map((k) => k.goalId);
     const locked = await this.store.lockChunk(manager, goalIds, keys.map((k) => k.resultId));
     await readTogether(manager, [this.goals.settingsRead(manager, goalIds), this.store.lockedRows(manager, locked)]);
-    for (const { envelope, trace } of events) {
-      await withTraceContext(trace, async () => {
-        if (is(envelope, ResultRevised)) await this.onRevised(manager, envelope);
-        else if (is(envelope, ResultApproved)) await this.onApproved(manager, envelope);
-        else if (is(envelope, ResultFieldsSet)) await this.onFieldsSet(manager, envelope);
-      });
-    }
+    for (const { envelope, trace } of events) await withTraceContext(trace, this.onEvent, this, manager, envelope);
+  }
+
+  /** One event of a chunk, in its own trace: a method, not a closure made per event (withTraceContext). */
+  private async onEvent(manager: EntityManager, envelope: EventEnvelope): Promise<void> {
+    if (is(envelope, ResultRevised)) await this.onRevised(manager, envelope);
+    else if (is(envelope, ResultApproved)) await this.onApproved(manager, envelope);
+    else if (is(envelope, ResultFieldsSet)) await this.onFieldsSet(manager, envelope);
   }
 
   async onRevised(manager: EntityManager, envelope: EventEnvelope<ResultRevisedPayload>): Promise<void> {

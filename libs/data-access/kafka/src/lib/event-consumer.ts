@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import type { Span } from '@opentelemetry/api';
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { deferWrite } from '@owd/database';
@@ -54,6 +55,29 @@ interface Part {
   topic: string;
   partition: number;
   messages: KafkaMessage[];
+}
+
+/** A message of a chunk with its envelope parsed (or why it could not be). */
+interface ParsedMessage {
+  /** Which of the chunk's parts it came from. */
+  index: number;
+  part: Part;
+  topic: TopicName;
+  message: KafkaMessage;
+  parsed: ReturnType<typeof parseEnvelope>;
+}
+
+/** A chunk being processed: its messages, and what processing them counted, parked and left for the chunk handler. */
+interface Chunk {
+  parsed: ParsedMessage[];
+  /** The event ids of the messages this consumer handles. */
+  handledIds: string[];
+  record: 'first' | 'at-commit';
+  /** The handled ids not seen before; each is taken out as its message is handled. */
+  fresh: Set<string>;
+  counted: { topic: TopicName; type: string; result: string }[];
+  invalid: { part: number; message: KafkaMessage; reason: string }[];
+  forChunk: { topic: TopicName; event: ChunkEvent }[];
 }
 
 /** A part waiting for the others of its fetch; told whether it parked a message, or `undefined`: do it alone. */
@@ -268,18 +292,10 @@ export class EventConsumer {
    * park it again) or the consumer is stopping. When a chunk fails, its messages are handled again one transaction
    * each, so a message that keeps failing stops its partition exactly where it is, and the ones before it are kept.
    */
-  private async processBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async processBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, isRunning, isStale } = payload;
     const { topic, partition } = batch;
     const logical = this.namer.logical(topic);
-    const commit = async (message: KafkaMessage, parked: boolean): Promise<void> => {
-      resolveOffset(message.offset);
-      const next = (BigInt(message.offset) + 1n).toString();
-      this.uncommitted.set(`${topic}:${partition}`, { topic, partition, offset: next });
-      this.lag.set(logical, partition, batch.highWatermark, next);
-      if (parked || this.stopping) await this.commitOffsets();
-      else this.commitSoon();
-      await heartbeat();
-    };
     for (let from = 0; from < batch.messages.length; from += CHUNK_SIZE) {
       if (!isRunning() || isStale()) return;
       const part: Part = { topic, partition, messages: batch.messages.slice(from, from + CHUNK_SIZE) };
@@ -292,17 +308,32 @@ export class EventConsumer {
         this.logger.warn({ msg: 'a chunk of messages failed; handling them one by one', topic: logical, partition, from: part.messages[0].offset, err });
         for (const message of part.messages) {
           if (!isRunning() || isStale()) return;
-          await commit(message, (await this.processChunk([{ topic, partition, messages: [message] }], 'first'))[0]);
+          await this.commitThrough(payload, message, (await this.processChunk([{ topic, partition, messages: [message] }], 'first'))[0]);
         }
         continue;
       }
-      await commit(part.messages[part.messages.length - 1], parked);
+      await this.commitThrough(payload, part.messages[part.messages.length - 1], parked);
     }
     await this.maybePurge();
     // Caught up: what arrives in the next moments waits for the next fetch, together, rather than one fetch each.
     if (this.spec.lingerMs && batch.messages.length > 0 && batch.offsetLag() === '0' && isRunning() && !this.stopping) {
       await new Promise((resolve) => setTimeout(resolve, this.spec.lingerMs));
     }
+  }
+
+  /**
+   * The batch's partition is done up to `message`: its offset resolved, and committed to Kafka now when the chunk parked
+   * a message or the consumer is stopping, else within `commitOffsetsEveryMs`.
+   */
+  private async commitThrough({ batch, resolveOffset, heartbeat }: EachBatchPayload, message: KafkaMessage, parked: boolean): Promise<void> {
+    const { topic, partition } = batch;
+    resolveOffset(message.offset);
+    const next = (BigInt(message.offset) + 1n).toString();
+    this.uncommitted.set(`${topic}:${partition}`, { topic, partition, offset: next });
+    this.lag.set(this.namer.logical(topic), partition, batch.highWatermark, next);
+    if (parked || this.stopping) await this.commitOffsets();
+    else this.commitSoon();
+    await heartbeat();
   }
 
   /**
@@ -400,50 +431,62 @@ export class EventConsumer {
    * (or after its commit), so a rolled-back first try leaves nothing behind.
    */
   private async processChunk(parts: readonly Part[], record: 'first' | 'at-commit'): Promise<boolean[]> {
-    const counted: { topic: TopicName; type: string; result: string }[] = [];
-    const invalid: { part: number; message: KafkaMessage; reason: string }[] = [];
-    const parsed = parts.flatMap((part, index) => {
+    const chunk: Chunk = { parsed: [], handledIds: [], record, fresh: new Set(), counted: [], invalid: [], forChunk: [] };
+    for (let index = 0; index < parts.length; index++) {
+      const part = parts[index];
       const topic = this.namer.logical(part.topic) as TopicName;
-      return part.messages.map((message) => ({ index, part, topic, message, parsed: parseEnvelope(message.value, this.definitions) }));
-    });
-    const handledIds = parsed.flatMap(({ parsed: p }) => (p.ok && this.handles(p.envelope) ? [p.envelope.eventId] : []));
-    const run = async (manager?: EntityManager): Promise<void> => {
-      // The chunk's event ids: recorded now in one statement, the ones recorded before being copies (no second effect),
-      // or all taken as new and recorded at the commit.
-      const fresh = !manager ? new Set<string>()
-        : record === 'first' ? await this.recordFresh(manager, handledIds) : this.recordAtCommit(manager, handledIds);
-      const forChunk: { topic: TopicName; event: ChunkEvent }[] = [];
-      for (const { index, part, topic, message, parsed: result } of parsed) {
-        await withConsumerSpan(part.topic, part.partition, message, async (span) => {
-          if (!result.ok) {
-            invalid.push({ part: index, message, reason: result.reason });
-            span.setAttribute('owd.consume.result', 'dead_lettered');
-          } else if (!manager || !this.handles(result.envelope)) {
-            counted.push({ topic, type: result.envelope.type, result: 'ignored' });
-            span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
-          } else {
-            span.setAttributes(eventAttributes(result.envelope));
-            // delete(): an id twice in one chunk has its effect once.
-            const isFresh = fresh.delete(result.envelope.eventId.toLowerCase());
-            if (isFresh && this.spec.handleChunk) forChunk.push({ topic, event: { envelope: result.envelope, trace: captureTraceContext() } });
-            else if (isFresh) await this.handleOne(topic, manager, result.envelope);
-            counted.push({ topic, type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
-            span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
-          }
-        });
+      for (const message of part.messages) {
+        const parsed = parseEnvelope(message.value, this.definitions);
+        chunk.parsed.push({ index, part, topic, message, parsed });
+        if (parsed.ok && this.handles(parsed.envelope)) chunk.handledIds.push(parsed.envelope.eventId);
       }
-      if (manager && forChunk.length > 0) await this.handleAll(manager, forChunk);
-    };
+    }
     // A chunk of messages this consumer only skips or parks needs no transaction.
-    await (handledIds.length > 0 ? this.dataSource.transaction((manager) => run(manager)) : run());
-    for (const { part, message, reason } of invalid) {
+    await (chunk.handledIds.length > 0 ? this.dataSource.transaction((manager) => this.runChunk(chunk, manager)) : this.runChunk(chunk));
+    for (const { part, message, reason } of chunk.invalid) {
       const { topic, partition } = parts[part];
       const logical = this.namer.logical(topic) as TopicName;
       await this.deadLetter(logical, partition, message, reason);
       messagingMetrics.consumed.inc({ topic: logical, type: 'invalid', result: 'dead_lettered' });
     }
-    for (const { topic, ...c } of counted) messagingMetrics.consumed.inc({ topic, ...c });
-    return parts.map((_, index) => invalid.some((i) => i.part === index));
+    for (const { topic, ...c } of chunk.counted) messagingMetrics.consumed.inc({ topic, ...c });
+    return parts.map((_, index) => chunk.invalid.some((i) => i.part === index));
+  }
+
+  /** The chunk's messages in `manager`'s transaction (none when it only skips or parks them), then its handler. */
+  private async runChunk(chunk: Chunk, manager?: EntityManager): Promise<void> {
+    // The chunk's event ids: recorded now in one statement, the ones recorded before being copies (no second effect),
+    // or all taken as new and recorded at the commit.
+    chunk.fresh = !manager ? new Set<string>()
+      : chunk.record === 'first' ? await this.recordFresh(manager, chunk.handledIds) : this.recordAtCommit(manager, chunk.handledIds);
+    for (const entry of chunk.parsed) {
+      await withConsumerSpan(entry.part.topic, entry.part.partition, entry.message, this.consumeOne, this, chunk, entry, manager);
+    }
+    if (manager && chunk.forChunk.length > 0) await this.handleAll(manager, chunk.forChunk);
+  }
+
+  /**
+   * One message of a chunk, under its CONSUMER span. A method, not a closure made per message: V8 keeps a function's
+   * optimized code only while a closure of it lives, so closures made per call are compiled again after every full
+   * collection (docs/performance.md, thirty-second round).
+   */
+  private async consumeOne(span: Span, chunk: Chunk, entry: ParsedMessage, manager?: EntityManager): Promise<void> {
+    const { index, topic, message, parsed: result } = entry;
+    if (!result.ok) {
+      chunk.invalid.push({ part: index, message, reason: result.reason });
+      span.setAttribute('owd.consume.result', 'dead_lettered');
+    } else if (!manager || !this.handles(result.envelope)) {
+      chunk.counted.push({ topic, type: result.envelope.type, result: 'ignored' });
+      span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
+    } else {
+      span.setAttributes(eventAttributes(result.envelope));
+      // delete(): an id twice in one chunk has its effect once.
+      const isFresh = chunk.fresh.delete(result.envelope.eventId.toLowerCase());
+      if (isFresh && this.spec.handleChunk) chunk.forChunk.push({ topic, event: { envelope: result.envelope, trace: captureTraceContext() } });
+      else if (isFresh) await this.handleOne(topic, manager, result.envelope);
+      chunk.counted.push({ topic, type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
+      span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
+    }
   }
 
   private routeOf(envelope: EventEnvelope): EventRoute | undefined {

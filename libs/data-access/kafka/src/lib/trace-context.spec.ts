@@ -1,4 +1,4 @@
-import { context, createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type SpanContext } from '@opentelemetry/api';
+import { context, createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Span, type SpanContext } from '@opentelemetry/api';
 import { inMemoryTracing } from '@owd/testing';
 import type { IHeaders, KafkaMessage } from 'kafkajs';
 import {
@@ -63,6 +63,16 @@ describe('trace context with the W3C propagator and a tracer provider', () => {
     expect(seen?.traceId).toBe(REMOTE.traceId);
   });
 
+  it('runs a method as its object\'s, with the arguments given, in the trace a stored carrier names', () => {
+    const reader = {
+      prefix: 'trace ',
+      read(suffix: string): string {
+        return `${this.prefix}${trace.getSpanContext(context.active())?.traceId}${suffix}`;
+      },
+    };
+    expect(withTraceContext({ traceparent: TRACEPARENT }, reader.read, reader, '!')).toBe(`trace ${REMOTE.traceId}!`);
+  });
+
   it('publishes under a PRODUCER span, child of the stored context, whose id the message headers then carry', () => {
     const { span, headers } = startPublishSpan('t.result.workflow', 'res_1', { 'event-type': 'result.approved', 'event-id': 'e1', traceparent: TRACEPARENT });
     span.end();
@@ -89,6 +99,20 @@ describe('trace context with the W3C propagator and a tracer provider', () => {
     expect(consumed.attributes).toMatchObject({ 'messaging.destination.partition.id': '2', 'messaging.kafka.offset': 41 });
     // What the handler writes to its outbox continues from the consumer span.
     expect(inHandler['traceparent']).toBe(`00-${REMOTE.traceId}-${consumed.spanContext().spanId}-01`);
+  });
+
+  it('calls a method as its object\'s, with the span and the arguments given, and answers what it answers', async () => {
+    class Handler {
+      readonly seen: string[] = [];
+      async handle(span: Span, topic: string, offset: number): Promise<string> {
+        this.seen.push(`${topic}@${offset}`);
+        return span.spanContext().spanId;
+      }
+    }
+    const handler = new Handler();
+    const spanId = await withConsumerSpan('t.x', 0, message({}), handler.handle, handler, 't.x', 41);
+    expect(handler.seen).toEqual(['t.x@41']);
+    expect(spanId).toBe(exporter.getFinishedSpans()[0].spanContext().spanId);
   });
 
   it('marks the consumer span failed when the handler throws, and rethrows', async () => {

@@ -66,9 +66,15 @@ export function startPublishSpan(topic: string, key: string, headers: TraceCarri
   return { span, headers: { ...headers, ...captureTraceContext(trace.setSpan(parent, span)) } };
 }
 
-/** Runs `fn` in the trace a stored carrier names, so its spans and the rows it writes continue that trace. */
-export function withTraceContext<T>(carrier: TraceCarrier | null | undefined, fn: () => T): T {
-  return context.with(traceContextFrom(carrier), fn);
+/**
+ * Runs `fn` (as `thisArg`'s, with `args`) in the trace a stored carrier names, so its spans and the rows it writes
+ * continue that trace. Where it runs for every event, pass a method and its arguments, not a closure made per call
+ * (see withConsumerSpan).
+ */
+export function withTraceContext<A extends unknown[], T>(
+  carrier: TraceCarrier | null | undefined, fn: (...args: A) => T, thisArg?: unknown, ...args: A
+): T {
+  return context.with(traceContextFrom(carrier), fn, thisArg, ...args);
 }
 
 /** Marks a span failed with the error's class and message (never a body or a secret: callers pass their own errors). */
@@ -90,11 +96,13 @@ export function eventAttributes(envelope: EventEnvelope): Attributes {
 }
 
 /**
- * Runs `fn` for one received message under a CONSUMER span, child of the span its headers carry, with that
- * span active: spans the handler starts and outbox rows it writes continue the trace.
+ * Runs `fn` (as `thisArg`'s, with the span and `args`) for one received message under a CONSUMER span, child of the span
+ * its headers carry, with that span active: spans the handler starts and outbox rows it writes continue the trace. A
+ * method and its arguments rather than a closure: the consumer calls this for every message, and closures made per
+ * call lose their optimized code at every full collection (docs/performance.md, thirty-second round).
  */
-export async function withConsumerSpan<T>(
-  topic: string, partition: number, message: KafkaMessage, fn: (span: Span) => Promise<T>,
+export async function withConsumerSpan<A extends unknown[], T>(
+  topic: string, partition: number, message: KafkaMessage, fn: (span: Span, ...args: A) => Promise<T>, thisArg?: unknown, ...args: A
 ): Promise<T> {
   const parent = traceContextFrom(message.headers);
   const span = tracer().startSpan(`process ${topic}`, {
@@ -109,7 +117,7 @@ export async function withConsumerSpan<T>(
     },
   }, parent);
   try {
-    return await context.with(trace.setSpan(parent, span), () => fn(span));
+    return await context.with(trace.setSpan(parent, span), fn, thisArg, span, ...args);
   } catch (err) {
     recordSpanError(span, err);
     throw err;
