@@ -5,7 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
-import { CostMeter, latencies, ProcessMeter, perUnit, schedulerLines, ServerMeter, systemSchedulerMeter } from './support/measure';
+import { CostMeter, latencies, ProcessMeter, perUnit, QueueMeter, queueLine, schedulerLines, ServerMeter, systemSchedulerMeter } from './support/measure';
 import { conditions, load, machine, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -19,6 +19,11 @@ const SUBMITTERS = Number(process.env['BENCH_SUBMITTERS'] ?? 16);
  * receiver that stores what it gets answers in tens of milliseconds. Send tests and raw-post are answered at once.
  */
 const RECEIVER_MS = Number(process.env['BENCH_RECEIVER_MS'] ?? 0);
+/**
+ * How often each service's queue gauges are read during steady (BENCH_QUEUE_SAMPLE_SECONDS, default 5; 0: never), so a
+ * run whose deliveries fall behind its intake says where they wait. Each reading is a GET of every service's /metrics.
+ */
+const QUEUE_SAMPLE_SECONDS = Number(process.env['BENCH_QUEUE_SAMPLE_SECONDS'] ?? 5);
 const RAW_SECONDS = 5;
 const RAW_IN_FLIGHT = 64;
 const RAW_RESULT_ID = 'res_raw';
@@ -74,6 +79,8 @@ async function main(): Promise<void> {
     servers.start();
     const scheduler = systemSchedulerMeter(system);
     scheduler.start();
+    const queues = new QueueMeter(system.metricsUrls(), QUEUE_SAMPLE_SECONDS);
+    queues.start();
     const benchAtStart = process.cpuUsage();
     const accepted = new Map<string, number>();
     const started = Date.now();
@@ -96,6 +103,7 @@ async function main(): Promise<void> {
     const serverCpu = servers.cpu();
     const schedulerPerDelivery = scheduler.perUnit(RESULTS);
     const benchUsage = process.cpuUsage(benchAtStart);
+    const queueSamples = queues.stop();
     // A delivery counts once it is recorded: every result must read "delivered" through the API.
     const { reads, allSettled } = await readUntil(system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
     const peakRssMb = meter.stop();
@@ -130,6 +138,8 @@ async function main(): Promise<void> {
         peakRssMb,
         // How long each process waited for a core (runnable, not running) and how often it was put on one.
         schedulerPerDelivery,
+        // Where deliveries waited: consumer lag, outbox backlog and the dispatcher's queues, read every few seconds.
+        queues: queueSamples,
       },
     };
 
@@ -153,6 +163,7 @@ async function main(): Promise<void> {
     const all = services + Object.values(steady.serverCpuMsPerDelivery).reduce((a, b) => a + b, 0);
     console.log(`CPU ms per delivery: services ${services.toFixed(1)}, ${Object.entries(steady.serverCpuMsPerDelivery).map(([n, ms]) => `${n} ${ms}`).join(', ') || 'broker and database not on this machine'}; whole machine ${all.toFixed(1)}; the bench itself (API clients, receiver, Kafka reader) ${steady.benchCpuMsPerDelivery}`);
     for (const line of schedulerLines(steady.schedulerPerDelivery, 'delivery')) console.log(line);
+    if (QUEUE_SAMPLE_SECONDS > 0) console.log(queueLine(steady.queues));
     console.log(conditions(host));
     writeResult('steady', report);
   } finally {

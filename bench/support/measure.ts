@@ -313,3 +313,77 @@ export class CostMeter {
     return out;
   }
 }
+
+/** Gauges that say where deliveries wait: each service's consumer lag and outbox backlog, the dispatcher's queues. */
+const QUEUE_GAUGES = {
+  consumerLag: 'owd_consumer_lag',
+  outboxBacklog: 'owd_outbox_backlog',
+  dispatchInFlight: 'owd_dispatch_in_flight',
+  dispatchQueueDepth: 'owd_dispatch_queue_depth',
+  waitingForOrigin: 'owd_dispatch_waiting_for_origin',
+} as const;
+type QueueReading = Partial<Record<keyof typeof QUEUE_GAUGES, number>>;
+
+/** What QueueMeter saw: every reading (seconds since start, per service), and each gauge's largest per service. */
+export interface QueueSamples {
+  everySeconds: number;
+  samples: { t: number; services: Record<string, QueueReading> }[];
+  max: Record<string, QueueReading>;
+}
+
+/**
+ * Reads each service's queue gauges every few seconds while a scenario runs, so a run whose deliveries fall behind
+ * its intake says at which stage they wait (a consumer's lag, an outbox not yet relayed, attempts queued in the
+ * dispatcher). Gauges a service does not export are left out of its readings.
+ */
+export class QueueMeter {
+  private readonly samples: QueueSamples['samples'] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private startedAt = 0;
+
+  constructor(private readonly metricsUrls: Readonly<Record<string, string>>, private readonly everySeconds: number) {}
+
+  start(): void {
+    if (this.everySeconds <= 0) return;
+    this.startedAt = Date.now();
+    const sample = async (): Promise<void> => {
+      const t = Math.round((Date.now() - this.startedAt) / 1000);
+      // In the services' order; a service that did not answer is left out of this reading.
+      const readings = await Promise.all(Object.entries(this.metricsUrls).map(async ([name, url]) => {
+        const text = await fetch(url).then((res) => res.text()).catch(() => undefined);
+        if (text === undefined) return undefined;
+        const reading: QueueReading = {};
+        for (const [key, metric] of Object.entries(QUEUE_GAUGES) as [keyof typeof QUEUE_GAUGES, string][]) {
+          if (text.includes(`\n${metric} `) || text.includes(`\n${metric}{`)) reading[key] = counterValue(text, metric);
+        }
+        return [name, reading] as const;
+      }));
+      this.samples.push({ t, services: Object.fromEntries(readings.filter((r) => r !== undefined)) });
+      this.timer = setTimeout(() => void sample(), this.everySeconds * 1000);
+    };
+    this.timer = setTimeout(() => void sample(), this.everySeconds * 1000);
+  }
+
+  stop(): QueueSamples {
+    clearTimeout(this.timer);
+    const max: Record<string, QueueReading> = {};
+    for (const { services } of this.samples) {
+      for (const [name, reading] of Object.entries(services)) {
+        const m = (max[name] ??= {});
+        for (const [key, value] of Object.entries(reading) as [keyof QueueReading, number][]) m[key] = Math.max(m[key] ?? 0, value);
+      }
+    }
+    return { everySeconds: this.everySeconds, samples: this.samples, max };
+  }
+}
+
+/** The largest of each queue gauge per service, one line: where a run's deliveries waited most. */
+export function queueLine({ everySeconds, samples, max }: QueueSamples): string {
+  const names: Record<keyof QueueReading, string> = {
+    consumerLag: 'consumer lag', outboxBacklog: 'outbox', dispatchInFlight: 'in flight', dispatchQueueDepth: 'work queue rows (due, postponed or claimed)',
+    waitingForOrigin: 'waiting for their origin',
+  };
+  const services = Object.entries(max).map(([service, reading]) =>
+    `${service} ${(Object.entries(reading) as [keyof QueueReading, number][]).map(([k, v]) => `${names[k]} ${v}`).join(', ')}`);
+  return `largest queues, read every ${everySeconds} s (${samples.length} readings): ${services.join('; ')}`;
+}
