@@ -100,14 +100,19 @@ export class AttemptRecorder {
     // A loop, not a closure made per batch: settle() is inlined into whatever calls it, and a closure's optimized code
     // is lost at every full collection (columnsOf).
     const recorded = new Map<Pending, RecordedAttempt>();
-    for (const p of mine) recorded.set(p, this.settle(p));
-    if (mine.length > 0) {
-      const envelopes = await this.outbox.addMany(manager, DeliveryAttempted, mine.map((p) => ({
-        payload: (recorded.get(p) as RecordedAttempt).payload,
+    const settled: Settled[] = [];
+    for (const pending of mine) {
+      const attempt = this.settle(pending);
+      recorded.set(pending, attempt);
+      settled.push({ pending, recorded: attempt });
+    }
+    if (settled.length > 0) {
+      const envelopes = await this.outbox.addMany(manager, DeliveryAttempted, settled.map(({ pending: p, recorded: r }) => ({
+        payload: r.payload,
         context: { correlationId: p.work.delivery.correlationId, causationId: p.work.causationId },
         trace: p.trace,
       })));
-      this.writeAttempts(manager, mine, recorded, envelopes.map((e) => e.eventId));
+      this.writeAttempts(manager, settled, envelopes.map((e) => e.eventId));
     }
     return batch.map((p) => recorded.get(p) ?? null);
   }
@@ -144,8 +149,7 @@ export class AttemptRecorder {
    * the outbox rows: one row per delivery, since a delivery has one claim at a time, so batches of replicas never
    * touch the same rows.
    */
-  private writeAttempts(manager: EntityManager, mine: readonly Pending[], recorded: ReadonlyMap<Pending, RecordedAttempt>, eventIds: string[]): void {
-    const settled = mine.map((pending): Settled => ({ pending, recorded: recorded.get(pending) as RecordedAttempt }));
+  private writeAttempts(manager: EntityManager, settled: readonly Settled[], eventIds: string[]): void {
     const [
       deliveryIds, series, attempts, attemptedAt, durations, hosts, statuses, outcomes, errorClasses, errorMessages, conflicts,
       nextAttemptAt, finals, bodies, truncated, settledStatuses,
