@@ -47,12 +47,15 @@ function describeOutcome(span: Span, result: AttemptResult): void {
  * The CLIENT span of one attempt (the POST to the receiver or the development sink, with the checks
  * before it), child of the active context: the trace of the event that made the attempt due. Records
  * method, redacted URL, status, attempt number, delivery id and outcome; never headers, body or secret.
- * No trace header is sent to the receiver: internal trace ids stay inside.
+ * No trace header is sent to the receiver: internal trace ids stay inside. `send` runs as `thisArg`'s, with `args`, so the
+ * caller makes no closure per attempt (withTraceContext).
  */
-export async function traceAttempt(
+export async function traceAttempt<A extends unknown[]>(
   delivery: Pick<StoredDelivery, 'deliveryId' | 'resultId' | 'goalId' | 'revision'>,
   work: Pick<ClaimedWork, 'series' | 'attempt'>,
-  send: () => Promise<AttemptResult>,
+  send: (...args: A) => Promise<AttemptResult>,
+  thisArg?: unknown,
+  ...args: A
 ): Promise<AttemptResult> {
   const span = tracer().startSpan('POST', {
     kind: SpanKind.CLIENT,
@@ -68,7 +71,7 @@ export async function traceAttempt(
     },
   });
   try {
-    const result = await context.with(trace.setSpan(context.active(), span), send);
+    const result = await context.with(trace.setSpan(context.active(), span), send, thisArg, ...args);
     describeOutcome(span, result);
     return result;
   } catch (err) {

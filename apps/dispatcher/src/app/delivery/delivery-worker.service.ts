@@ -33,6 +33,14 @@ interface Ready {
   since: number;
 }
 
+/** An attempt being sent or recorded: whether it still holds a slot of its origin, and when it is over. */
+class InFlightAttempt {
+  holdsOrigin = true;
+  done: Promise<void> = Promise.resolve();
+
+  constructor(readonly work: ClaimedWork) {}
+}
+
 /** Work claimed inside a transaction (as it was inserted), by the worker that counted its slots. */
 interface Reservation {
   worker: DeliveryWorker;
@@ -60,7 +68,7 @@ const CLAIMED_IN_TRANSACTION: TransactionScope<Reservation[]> = {
 export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(DeliveryWorker.name);
   private readonly limiter: OriginLimiter;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<InFlightAttempt>();
   private running = false;
   private loop?: Promise<void>;
   private readonly idle = new WakeableSleep();
@@ -109,7 +117,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
     this.readyCount = 0;
     deliveryMetrics.waitingForOrigin.set(0);
     await this.giveBack(waiting);
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.inFlight].map((attempt) => attempt.done));
   }
 
   /** Attempts being sent or recorded right now. */
@@ -271,38 +279,50 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private start(work: ClaimedWork): void {
     this.limiter.acquire(work.originKey);
     deliveryMetrics.inFlight.inc();
-    // The origin's slot protects the receiver: it is given back as soon as the request is over, before the attempt
-    // is recorded, and the next work waiting here for it starts; the process-wide slot is given back once it is
-    // recorded. How the request ended moves the origin's limit, so a fast answer may start more than one waiting
-    // attempt. The loop claims more once half of what may wait here for the origin has started.
-    const origin = work.originKey;
-    let holdsOrigin = true;
-    const slotFreed = (signal: AnswerSignal = 'neutral'): void => {
-      if (holdsOrigin) {
-        holdsOrigin = false;
-        this.limiter.release(origin, signal);
-        this.limiter.unhold(origin);
-        let next: ClaimedWork | undefined;
-        while (this.limiter.hasSlot(origin) && (next = this.nextReady(origin))) this.start(next);
-      }
-      if (this.mayHaveMore && (this.ready.get(origin)?.length ?? 0) <= this.limiter.claimAgainAt) this.kick();
-    };
+    const attempt = new InFlightAttempt(work);
+    this.inFlight.add(attempt);
     // In the trace of the event that made the attempt due (stored with the work row).
-    const task: Promise<void> = withTraceContext(work.traceContext, () => this.attempt(work, slotFreed))
-      .catch((err: unknown) => {
-        // The claim stays until its lease expires; then the attempt is made again with the same bytes.
-        this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: work.deliveryId, err });
-      })
-      .finally(() => {
-        this.inFlight.delete(task);
-        deliveryMetrics.inFlight.dec();
-        slotFreed();
-      });
-    this.inFlight.add(task);
+    attempt.done = withTraceContext(work.traceContext, this.carryOut, this, attempt);
   }
 
-  /** Makes the attempt; `requestOver` is called once nothing more goes to the receiver, with what its answer says. */
-  private async attempt(work: ClaimedWork, requestOver: (signal?: AnswerSignal) => void): Promise<void> {
+  /**
+   * Makes the attempt and, however it ends, gives its slots back. Methods and a small object per attempt, not closures
+   * made per attempt: V8 throws the optimized code of such closures away at every full collection (columnsOf).
+   */
+  private async carryOut(attempt: InFlightAttempt): Promise<void> {
+    try {
+      await this.attempt(attempt);
+    } catch (err) {
+      // The claim stays until its lease expires; then the attempt is made again with the same bytes.
+      this.logger.error({ msg: 'attempt could not be completed; it is retried after its lease', deliveryId: attempt.work.deliveryId, err });
+    } finally {
+      this.inFlight.delete(attempt);
+      deliveryMetrics.inFlight.dec();
+      this.slotFreed(attempt);
+    }
+  }
+
+  /**
+   * The origin's slot protects the receiver: it is given back as soon as the request is over (with what the answer
+   * says), before the attempt is recorded, and the next work waiting here for it starts; the process-wide slot is
+   * given back once it is recorded. How the request ended moves the origin's limit, so a fast answer may start more
+   * than one waiting attempt. The loop claims more once half of what may wait here for the origin has started.
+   */
+  private slotFreed(attempt: InFlightAttempt, signal: AnswerSignal = 'neutral'): void {
+    const origin = attempt.work.originKey;
+    if (attempt.holdsOrigin) {
+      attempt.holdsOrigin = false;
+      this.limiter.release(origin, signal);
+      this.limiter.unhold(origin);
+      let next: ClaimedWork | undefined;
+      while (this.limiter.hasSlot(origin) && (next = this.nextReady(origin))) this.start(next);
+    }
+    if (this.mayHaveMore && (this.ready.get(origin)?.length ?? 0) <= this.limiter.claimAgainAt) this.kick();
+  }
+
+  /** Makes the attempt; its origin's slot is freed once nothing more goes to the receiver, with what its answer says. */
+  private async attempt(attempt: InFlightAttempt): Promise<void> {
+    const { work } = attempt;
     const { delivery, goal } = work;
     const attemptedAt = this.clock.now();
     let result: AttemptResult;
@@ -317,9 +337,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       }
       result = notSent('', NOT_SENT.GOAL_UNKNOWN, "the goal's delivery settings never arrived");
     } else {
-      result = await traceAttempt(delivery, work, () => this.sender.send(delivery, goal));
+      result = await traceAttempt(delivery, work, this.sender.send, this.sender, delivery, goal);
     }
-    requestOver(answerSignal(result.outcome, result.durationMs));
+    this.slotFreed(attempt, answerSignal(result.outcome, result.durationMs));
     // Read after the answer, timeout or failure: the retry delay counts from the end of the attempt (spec §3).
     const recorded = await this.recorder.record(work, result, { attemptedAt, endedAt: this.clock.now() });
     if (!recorded) {
