@@ -27,6 +27,17 @@ const RESERVATIONS_AT_SHUTDOWN_MS = 5_000;
  */
 const READY_MARGIN_MS = 10_000;
 
+/**
+ * Whether a claim took all that some origin was allowed: more of that origin's work may be due. Its answers then wake
+ * the loop to claim again; otherwise the next claim would wait for the poll while the origin's backlog waits too.
+ */
+function tookAllOfAnOrigin(request: ClaimRequest, taken: readonly ClaimedWork[]): boolean {
+  const byOrigin = new Map<string, number>();
+  for (const w of taken) byOrigin.set(w.originKey, (byOrigin.get(w.originKey) ?? 0) + 1);
+  for (const [origin, n] of byOrigin) if (n >= (request.freeByOrigin[origin] ?? request.perOrigin)) return true;
+  return false;
+}
+
 /** Claimed work waiting here for a slot of its origin, and since when. */
 interface Ready {
   work: ClaimedWork;
@@ -74,7 +85,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
   private readonly idle = new WakeableSleep();
   private lastDepthAt = 0;
   /**
-   * The last claim may have left due work behind: it took as many as it could, or an origin's slots are all taken.
+   * The last claim may have left due work behind: it took as many as it could, all some origin may hold, or an
+   * origin's slots are all taken.
    * Only then does a finished attempt wake the loop to claim again; new work wakes it by itself (intake, poll).
    */
   private mayHaveMore = false;
@@ -205,6 +217,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
       this.expireReservations();
       let free = 0;
       let claimed = 0;
+      let tookAnOriginsAll = false;
       try {
         const work = await this.exclusively(async () => {
           const request = this.claimRequest();
@@ -212,12 +225,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, BeforeApplication
           if (free <= 0) return [];
           const taken = await this.queue.claim(request);
           for (const w of taken) this.limiter.hold(w.originKey);
+          tookAnOriginsAll = tookAllOfAnOrigin(request, taken);
           return taken;
         });
         for (const item of work) this.dispatch(item);
         claimed = work.length;
         if (free > 0) {
-          this.mayHaveMore = claimed >= free || this.limiter.anyFull();
+          this.mayHaveMore = claimed >= free || tookAnOriginsAll || this.limiter.anyFull();
           await this.updateDepth();
         }
       } catch (err) {

@@ -129,6 +129,22 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
     expect(limiter.limit('x')).toBe(2);
   });
 
+  it('lets an origin whose answers raised its limit claim its whole hold limit while it holds nothing, until it is idle long enough', () => {
+    let now = 0;
+    const limiter = saturated(2, 8, () => now);
+    rounds(limiter, 'x', 20, 'fast');
+    const grown = limiter.limit('x');
+    expect(grown).toBeGreaterThan(2);
+    for (let i = 0; i < grown; i++) limiter.release('x');
+    limiter.unhold('x');
+    // Its round answered before the next claim: it may claim what it sends at once and a round of the floor more.
+    expect(limiter.room()).toEqual({ x: grown + 2 });
+    expect(grown + 2).toBeGreaterThan(limiter.newOriginHoldLimit);
+    now += IDLE_RESET_MS;
+    // Back at the floor: it claims as a new origin does.
+    expect(limiter.room()['x'] ?? limiter.newOriginHoldLimit).toBe(limiter.newOriginHoldLimit);
+  });
+
   it('refuses a cap below the floor', () => {
     expect(() => new OriginLimiter(8, 4)).toThrow('below');
   });

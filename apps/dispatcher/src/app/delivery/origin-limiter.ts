@@ -94,10 +94,16 @@ export class OriginLimiter {
     return false;
   }
 
-  /** How much more each origin holding work may claim; an origin not listed may claim `newOriginHoldLimit`. */
+  /**
+   * How much more each origin holding work, or whose answers have raised its limit, may claim; an origin not listed
+   * may claim `newOriginHoldLimit`. An origin above the floor that holds nothing right now (its last round answered
+   * before the next claim) may claim its whole hold limit at once, not a new origin's two floors: otherwise it could
+   * take no more than it sends at once, and nothing would be left waiting to claim again for.
+   */
   room(): Record<string, number> {
     const free: Record<string, number> = {};
     for (const [origin, n] of this.held) free[origin] = Math.max(0, this.holdLimit(origin) - n);
+    for (const origin of this.limits.keys()) if (!this.held.has(origin)) free[origin] = this.holdLimit(origin);
     return free;
   }
 
