@@ -56,6 +56,17 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
     return limiter;
   }
 
+  /** Floor 2, cap 8: an origin whose fast answers raised its limit, with every request answered and nothing held. */
+  function grownThenDone(clock: { now: number }): { limiter: OriginLimiter; grown: number } {
+    const limiter = saturated(2, 8, () => clock.now);
+    rounds(limiter, 'x', 20, 'fast');
+    const grown = limiter.limit('x');
+    expect(grown).toBeGreaterThan(2);
+    for (let i = 0; i < grown; i++) limiter.release('x');
+    limiter.unhold('x');
+    return { limiter, grown };
+  }
+
   it('adds one slot per round of fast answers while every slot is in use', () => {
     const limiter = saturated(4, 8);
     rounds(limiter, 'x', 3, 'fast');
@@ -111,36 +122,26 @@ describe('OriginLimiter: an origin answering at once gets more slots, up to the 
   });
 
   it('starts an origin again at the floor once it has held nothing and sent nothing for IDLE_RESET_MS', () => {
-    let now = 0;
-    const limiter = saturated(2, 8, () => now);
-    rounds(limiter, 'x', 20, 'fast');
-    const grown = limiter.limit('x');
-    expect(grown).toBeGreaterThan(2);
-    for (let i = 0; i < grown; i++) limiter.release('x');
-    limiter.unhold('x');
+    const clock = { now: 0 };
+    const { limiter, grown } = grownThenDone(clock);
     // A moment without work (the next claim on its way) keeps the limit.
-    now += IDLE_RESET_MS - 1;
+    clock.now += IDLE_RESET_MS - 1;
     expect(limiter.limit('x')).toBe(grown);
     limiter.hold('x');
-    now += IDLE_RESET_MS;
+    clock.now += IDLE_RESET_MS;
     expect(limiter.limit('x')).toBe(grown);
     limiter.unhold('x');
-    now += IDLE_RESET_MS;
+    clock.now += IDLE_RESET_MS;
     expect(limiter.limit('x')).toBe(2);
   });
 
   it('lets an origin whose answers raised its limit claim its whole hold limit while it holds nothing, until it is idle long enough', () => {
-    let now = 0;
-    const limiter = saturated(2, 8, () => now);
-    rounds(limiter, 'x', 20, 'fast');
-    const grown = limiter.limit('x');
-    expect(grown).toBeGreaterThan(2);
-    for (let i = 0; i < grown; i++) limiter.release('x');
-    limiter.unhold('x');
+    const clock = { now: 0 };
+    const { limiter, grown } = grownThenDone(clock);
     // Its round answered before the next claim: it may claim what it sends at once and a round of the floor more.
     expect(limiter.room()).toEqual({ x: grown + 2 });
     expect(grown + 2).toBeGreaterThan(limiter.newOriginHoldLimit);
-    now += IDLE_RESET_MS;
+    clock.now += IDLE_RESET_MS;
     // Back at the floor: it claims as a new origin does.
     expect(limiter.room()['x'] ?? limiter.newOriginHoldLimit).toBe(limiter.newOriginHoldLimit);
   });
