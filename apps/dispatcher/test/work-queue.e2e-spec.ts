@@ -55,6 +55,59 @@ describe('work queue claims', () => {
     expect(claimed.filter((c) => c.originKey === 'https://fast.example').map((c) => c.deliveryId).sort()).toEqual([...fast].sort());
   });
 
+  /** `count` attempts to `origin`, due for ten minutes and more, stored in one statement. */
+  async function backlog(origin: string, count: number): Promise<void> {
+    await dataSource.query(
+      `WITH ids AS (SELECT gen_random_uuid() AS id, i FROM generate_series(1, $1::int) i),
+            stored AS (
+              INSERT INTO dispatcher.deliveries (delivery_id, result_id, goal_id, revision, body, body_sha256, executed_at, reason, correlation_id)
+              SELECT id, 'r', gen_random_uuid(), 1, '\\x7b7d', 'x', now(), 'first', 'c' FROM ids)
+       INSERT INTO dispatcher.attempts_due (delivery_id, series, attempt, due_at, origin_key)
+       SELECT id, 1, 1, now() - make_interval(secs => 600 + i), $2 FROM ids`,
+      [count, origin],
+    );
+  }
+
+  /** Runs `fn`; the statement it sends through the data source is explained as run (in a transaction rolled back). */
+  async function explainedAsRun(fn: () => Promise<unknown>): Promise<{ 'Shared Hit Blocks': number; 'Shared Read Blocks': number }> {
+    const query = dataSource.query.bind(dataSource);
+    let sent: Parameters<DataSource['query']> | undefined;
+    dataSource.query = ((...args: Parameters<DataSource['query']>) => {
+      sent = args;
+      return query(...args);
+    }) as DataSource['query'];
+    try {
+      await fn();
+    } finally {
+      dataSource.query = query;
+    }
+    const [sql, params] = sent ?? [];
+    const runner = dataSource.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const [row] = await runner.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+      return row['QUERY PLAN'][0].Plan;
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  }
+
+  it("reads each origin's due rows through the index, not the whole table: a dead receiver's backlog of 20,000 costs a claim a few pages", async () => {
+    await backlog('https://dead.example', 20_000);
+    const fast = await due('https://fast.example', 2, 1);
+    await dataSource.query(`ANALYZE dispatcher.attempts_due`);
+    const { 'Shared Hit Blocks': hit, 'Shared Read Blocks': read } = await explainedAsRun(async () => {
+      const claimed = await queue.claim({ ...request, freeByOrigin: { 'https://dead.example': 0 } });
+      expect(claimed.map((c) => c.deliveryId).sort()).toEqual([...fast].sort());
+    });
+    const [{ pages }] = await dataSource.query(`SELECT relpages AS pages FROM pg_class WHERE oid = 'dispatcher.attempts_due'::regclass`);
+    // The backlog fills a few hundred pages; a claim that read them all (as a DISTINCT over the due rows did) touches
+    // every one of them each time.
+    expect(pages).toBeGreaterThan(100);
+    expect(hit + read).toBeLessThan(100);
+  });
+
   it('counts the attempts already in flight here against their origin', async () => {
     await due('https://a.example', 5, 10);
     await due('https://b.example', 5, 10);

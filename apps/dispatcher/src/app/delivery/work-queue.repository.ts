@@ -74,9 +74,13 @@ export class WorkQueue {
     if (request.limit <= 0) return [];
     // TypeORM answers an UPDATE … RETURNING with [rows, affected].
     const [rows]: [ClaimRow[], number] = await this.dataSource.query(
-      `WITH origins AS (
-         SELECT DISTINCT origin_key FROM ${S}.attempts_due
-          WHERE due_at <= now() AND (claimed_until IS NULL OR claimed_until < now())
+      `WITH RECURSIVE origins AS (
+         -- Each origin with a row, one index probe apiece (a loose index scan of (origin_key, due_at)): what a claim
+         -- reads grows with the origins, not with the rows, so a dead receiver's backlog of thousands costs nothing.
+         (SELECT origin_key FROM ${S}.attempts_due ORDER BY origin_key LIMIT 1)
+         UNION ALL
+         SELECT (SELECT w.origin_key FROM ${S}.attempts_due w WHERE w.origin_key > o.origin_key ORDER BY w.origin_key LIMIT 1)
+           FROM origins o WHERE o.origin_key IS NOT NULL
        ), picked AS (
          SELECT c.delivery_id, c.due_at FROM origins o
           CROSS JOIN LATERAL (
