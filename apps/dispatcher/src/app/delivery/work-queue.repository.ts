@@ -76,7 +76,7 @@ export class WorkQueue {
     const [rows]: [ClaimRow[], number] = await this.dataSource.query(
       `WITH RECURSIVE origins AS (
          -- Each origin with a row, one index probe apiece (a loose index scan of (origin_key, due_at)): what a claim
-         -- reads grows with the origins, not with the rows, so a dead receiver's backlog of thousands costs nothing.
+         -- reads grows with the origins, not with the rows: a dead receiver's backlog of thousands costs a probe, not a read.
          (SELECT origin_key FROM ${S}.attempts_due ORDER BY origin_key LIMIT 1)
          UNION ALL
          SELECT (SELECT w.origin_key FROM ${S}.attempts_due w WHERE w.origin_key > o.origin_key ORDER BY w.origin_key LIMIT 1)
