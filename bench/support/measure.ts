@@ -340,6 +340,8 @@ export class QueueMeter {
   private readonly samples: QueueSamples['samples'] = [];
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
+  /** Set by stop(): a reading still on its way then neither counts nor schedules the next. */
+  private stopped = false;
 
   constructor(private readonly metricsUrls: Readonly<Record<string, string>>, private readonly everySeconds: number) {}
 
@@ -358,6 +360,7 @@ export class QueueMeter {
         }
         return [name, reading] as const;
       }));
+      if (this.stopped) return;
       this.samples.push({ t, services: Object.fromEntries(readings.filter((r) => r !== undefined)) });
       this.timer = setTimeout(() => void sample(), this.everySeconds * 1000);
     };
@@ -365,6 +368,7 @@ export class QueueMeter {
   }
 
   stop(): QueueSamples {
+    this.stopped = true;
     clearTimeout(this.timer);
     const max: Record<string, QueueReading> = {};
     for (const { services } of this.samples) {
