@@ -228,11 +228,11 @@ describe('hostile input: request bodies, tokens, other workspaces and bursts', (
 
     it('logs the path of a request, never its query string (a token sent there stays out of the log)', async () => {
       const tag = randomBytes(8).toString('hex');
-      const res = await system.request('GET', `/api/goals?access_token=${workspace.token}&note=${MARKER}`, { headers: { 'x-test-request': tag } });
+      const res = await system.request('GET', `/api/goals?access_token=${workspace.token}&note=${MARKER}`, { headers: { 'x-request-id': tag } });
       expectProblem(res, 401, 'unauthorized');
-      // pino-http writes the access line once the response has finished; the tag finds it.
+      // pino-http writes the access line once the response has finished; the request's id finds it.
       const line = await waitFor(() => system.logs.find((l) => l.includes(tag) && l.includes('request completed')), { what: 'the access log line' });
-      expect(JSON.parse(line).req).toMatchObject({ method: 'GET', url: '/api/goals' });
+      expect(JSON.parse(line)).toMatchObject({ request_id: tag, req: { method: 'GET', url: '/api/goals' } });
       expectNotLogged(system, workspace.token, MARKER);
     });
 

@@ -22,7 +22,9 @@ const SCHEMA_POLL_MS = 2_000;
  */
 export async function bootstrapService(module: Type<unknown>, options: BootstrapOptions = {}): Promise<INestApplication | undefined> {
   const command = process.argv[2];
-  const app = await NestFactory.create(module, { bufferLogs: true, abortOnError: false });
+  // No body parsers of Nest's own: no service but the API takes a request body, and the API registers the one it
+  // reads (JSON, in its configure); Nest's default would add a URL-encoded parser that every request passed through.
+  const app = await NestFactory.create(module, { bufferLogs: true, abortOnError: false, bodyParser: false });
   app.useLogger(app.get(Logger));
   if (command === 'migrate') {
     const db = app.get<ServiceDatabaseOptions>(DATABASE_OPTIONS);

@@ -83,7 +83,7 @@ describe('log correlation: X-Request-Id on HTTP requests', () => {
     expect(res.headers.get('x-request-id')).toBe('edge-7f3a:42');
     const [handled, completed] = await linesOf('edge-7f3a:42');
     expect([handled['msg'], completed['msg']]).toEqual(['listing things', 'request completed']);
-    // The request itself is on the line that completes it (path only, its credentials redacted).
+    // The request itself is on the line that completes it (method and path, no header but its user agent).
     expect(completed['req']).toMatchObject({ method: 'GET', url: '/things' });
   });
 

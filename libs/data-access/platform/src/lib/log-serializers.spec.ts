@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { QueryFailedError } from 'typeorm';
 import { loggerParams } from './logger-params';
-import { serializeError, serializeRequest } from './log-serializers';
+import { serializeError, serializeRequest, serializeResponse, type LoggedRequestSource } from './log-serializers';
 
 const MARKER = 'submitted-content-9d2c';
 const QUERY = 'INSERT INTO goals (name) VALUES ($1)';
@@ -67,9 +67,51 @@ describe('serializeError (the `err` of every service log line)', () => {
   });
 });
 
-describe('serializeRequest (the `req` of every log line in a request)', () => {
-  it('logs the path without the query string and without the parsed query', () => {
-    const out = serializeRequest({ id: 1, method: 'GET', url: `/api/goals?access_token=owd_secret&note=${MARKER}`, query: { note: MARKER }, headers: {} });
-    expect(out).toEqual({ id: 1, method: 'GET', url: '/api/goals', headers: {} });
+describe('serializeRequest (the `req` of the request log)', () => {
+  const request = (over: Partial<LoggedRequestSource> = {}): LoggedRequestSource => ({
+    method: 'POST', url: `/api/goals?access_token=owd_secret&note=${MARKER}`, socket: { remoteAddress: '10.1.2.3' },
+    headers: {
+      authorization: 'Bearer owd_secret', cookie: `session=${MARKER}`, 'idempotency-key': MARKER, 'x-anything': MARKER,
+      'user-agent': 'sdk/2.1', 'content-length': '512',
+    },
+    ...over,
+  });
+
+  it('logs the method, the path without the query string, the peer, the user agent and the declared length, and no other header', () => {
+    const out = serializeRequest(request());
+    expect(out).toEqual({ method: 'POST', url: '/api/goals', remoteAddress: '10.1.2.3', userAgent: 'sdk/2.1', contentLength: 512 });
+    expect(JSON.stringify(out)).not.toMatch(/owd_secret|submitted-content/);
+  });
+
+  it('takes the path as it arrived (Express\'s originalUrl) over the one a mounted router rewrote', () => {
+    expect(serializeRequest(request({ originalUrl: '/api/results/res_1?x=1', url: '/results/res_1' })).url).toBe('/api/results/res_1');
+  });
+
+  it('leaves out what the request does not have: no socket, no user agent, no length or one that is not a whole number', () => {
+    for (const contentLength of [undefined, '', 'abc', '1.5', '99999999999999999999']) {
+      expect(serializeRequest({ method: 'GET', url: '/api/goals', socket: null, headers: { 'content-length': contentLength } })).toEqual({ method: 'GET', url: '/api/goals' });
+    }
+  });
+});
+
+describe('serializeResponse (the `res` of the request log)', () => {
+  it('logs the status and the length of the body, none of the response\'s headers', () => {
+    const headers: Record<string, unknown> = { 'content-length': '99', etag: 'W/"63-x"', 'x-request-id': 'r-1' };
+    expect(serializeResponse({ statusCode: 201, getHeader: (name) => headers[name] })).toEqual({ statusCode: 201, contentLength: 99 });
+  });
+
+  it('logs the status alone when the length is not known (a streamed body)', () => {
+    expect(serializeResponse({ statusCode: 204, getHeader: () => undefined })).toEqual({ statusCode: 204 });
+  });
+});
+
+describe('the request log as the services write it', () => {
+  it('takes the request and response themselves, not pino-http\'s copies of every header', () => {
+    const { log, lines } = production();
+    const req = { method: 'GET', url: '/api/goals', socket: { remoteAddress: '127.0.0.1' }, headers: { authorization: 'Bearer owd_secret' } };
+    log.info({ req, res: { statusCode: 200, getHeader: () => '17' }, msg: 'request completed' });
+    const line = JSON.parse(lines[0]);
+    expect([line.req, line.res]).toEqual([{ method: 'GET', url: '/api/goals', remoteAddress: '127.0.0.1' }, { statusCode: 200, contentLength: 17 }]);
+    expect(lines[0]).not.toContain('owd_secret');
   });
 });

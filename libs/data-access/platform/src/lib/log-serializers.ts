@@ -43,14 +43,59 @@ export function serializeError(value: unknown, depth = 0): unknown {
   return out;
 }
 
-interface SerializedRequest {
-  url?: unknown;
-  query?: unknown;
-  [member: string]: unknown;
+/** What the request serializer reads of an incoming request (Node's, as Express hands it over). */
+export interface LoggedRequestSource {
+  method?: string;
+  url?: string;
+  originalUrl?: string;
+  headers: Record<string, string | string[] | undefined>;
+  socket?: { remoteAddress?: string } | null;
 }
 
-/** pino serializer for `req`: the path without its query string (which may carry content or a token), no parsed query. */
-export function serializeRequest(req: SerializedRequest): SerializedRequest {
-  const { query: _query, ...rest } = req;
-  return { ...rest, url: typeof req.url === 'string' ? req.url.split('?')[0] : req.url };
+/** The `req` of the request log: what identifies the call, nothing the caller wrote into it. */
+export interface LoggedRequest {
+  method?: string;
+  url?: string;
+  remoteAddress?: string;
+  userAgent?: string;
+  contentLength?: number;
+}
+
+/** The `res` of the request log. */
+export interface LoggedResponse {
+  statusCode: number;
+  contentLength?: number;
+}
+
+function lengthOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string' || value === '') return undefined;
+  const length = Number(value);
+  return Number.isSafeInteger(length) ? length : undefined;
+}
+
+/**
+ * pino serializer for `req` (pino-http's standard one is not wrapped around it): the method, the path without its
+ * query string (which may carry content or a token), the peer's address, the `User-Agent` and the body's declared
+ * length. No other header: they carry credentials (Authorization, Cookie), content the caller chose
+ * (Idempotency-Key, any X- header) and, on every request, most of the line's bytes.
+ */
+export function serializeRequest(req: LoggedRequestSource): LoggedRequest {
+  const url = typeof req.originalUrl === 'string' ? req.originalUrl : req.url;
+  const out: LoggedRequest = { method: req.method, url: typeof url === 'string' ? url.split('?')[0] : url };
+  const remoteAddress = req.socket?.remoteAddress;
+  if (remoteAddress !== undefined) out.remoteAddress = remoteAddress;
+  const userAgent = req.headers['user-agent'];
+  if (typeof userAgent === 'string') out.userAgent = userAgent;
+  const contentLength = lengthOf(req.headers['content-length']);
+  if (contentLength !== undefined) out.contentLength = contentLength;
+  return out;
+}
+
+/** pino serializer for `res`: the status and the body's length; the response's headers are the service's own. */
+export function serializeResponse(res: { statusCode: number; getHeader?: (name: string) => unknown }): LoggedResponse {
+  const out: LoggedResponse = { statusCode: res.statusCode };
+  const contentLength = lengthOf(res.getHeader?.('content-length'));
+  if (contentLength !== undefined) out.contentLength = contentLength;
+  return out;
 }

@@ -3,15 +3,16 @@ import type { Params } from 'nestjs-pino';
 import { destination as pinoDestination, type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { requestId, traceFields } from './log-correlation';
-import { serializeError, serializeRequest } from './log-serializers';
+import { serializeError, serializeRequest, serializeResponse } from './log-serializers';
 
 /** Probes and scrapes: every service's /health, /health/{live,ready,startup} and /metrics. */
 const UNLOGGED_ROUTES = ['health', 'health/*probe', 'metrics'].map((path) => ({ path, method: RequestMethod.ALL }));
 
 /**
- * pino settings of every service: JSON lines with `service`, credentials redacted, errors without the values
- * they carried, request paths without query strings; `trace_id`/`span_id` on every line logged inside a span,
- * `request_id` (X-Request-Id, taken or made, and echoed) on every line of an HTTP request. Probes and scrapes
+ * pino settings of every service: JSON lines with `service`, `secret`s and `token`s redacted, errors without the values
+ * they carried, a request as its method, path without query string, peer, user agent and length (no other header);
+ * `trace_id`/`span_id` on every line logged inside a span, `request_id` (X-Request-Id, taken or made, and echoed)
+ * on every line of an HTTP request. Probes and scrapes
  * are not logged, and do not go through the request logger at all: it binds each request's logger in an
  * AsyncLocalStorage, and the first request it sees turns on Node's promise hooks for the rest of the process, a
  * cost on every promise. So a service that serves nothing but probes and scrapes (all but the API) never pays it.
@@ -26,8 +27,12 @@ export function loggerParams(service: string, level: string, destination: Destin
   const options: Options = {
     level,
     base: { service },
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.secret', '*.token'], censor: '[redacted]' },
-    serializers: { err: serializeError, req: serializeRequest },
+    redact: { paths: ['*.secret', '*.token'], censor: '[redacted]' },
+    // Our serializers get the request, the response and the error themselves: pino-http's standard ones, wrapped
+    // around them by default, copy every header of both into objects of their own on every request, only for ours
+    // to pick a few fields (log-serializers.ts).
+    wrapSerializers: false,
+    serializers: { err: serializeError, req: serializeRequest, res: serializeResponse },
     mixin: traceFields,
     genReqId: requestId,
     // `request_id` as pino-http's own request-id binding: the handler's lines and the "request completed" line are
