@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { QueryFailedError } from 'typeorm';
 import { loggerParams } from './logger-params';
-import { serializeError, serializeRequest, serializeResponse, type LoggedRequestSource } from './log-serializers';
+import { serializeError, serializeRequest, serializeResponse, USER_AGENT_LOGGED_CHARS, type LoggedRequestSource } from './log-serializers';
 
 const MARKER = 'submitted-content-9d2c';
 const QUERY = 'INSERT INTO goals (name) VALUES ($1)';
@@ -87,10 +87,16 @@ describe('serializeRequest (the `req` of the request log)', () => {
     expect(serializeRequest(request({ originalUrl: '/api/results/res_1?x=1', url: '/results/res_1' })).url).toBe('/api/results/res_1');
   });
 
-  it('leaves out what the request does not have: no socket, no user agent, no length or one that is not a whole number', () => {
-    for (const contentLength of [undefined, '', 'abc', '1.5', '99999999999999999999']) {
+  it('leaves out what the request does not have: no socket, no user agent, no length or one that is not a whole number of bytes', () => {
+    for (const contentLength of [undefined, '', 'abc', '1.5', '-1', '99999999999999999999']) {
       expect(serializeRequest({ method: 'GET', url: '/api/goals', socket: null, headers: { 'content-length': contentLength } })).toEqual({ method: 'GET', url: '/api/goals' });
     }
+  });
+
+  it('logs no more than the first 256 characters of a user agent, which the caller chooses', () => {
+    const long = 'agent/'.padEnd(10_000, 'x');
+    expect(serializeRequest(request({ headers: { 'user-agent': long } })).userAgent).toBe(long.slice(0, USER_AGENT_LOGGED_CHARS));
+    expect(USER_AGENT_LOGGED_CHARS).toBe(256);
   });
 });
 

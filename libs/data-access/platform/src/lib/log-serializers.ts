@@ -67,17 +67,18 @@ export interface LoggedResponse {
   contentLength?: number;
 }
 
+/** Longest `User-Agent` logged: the caller chooses it, and it is on every line of its requests. */
+export const USER_AGENT_LOGGED_CHARS = 256;
+
 function lengthOf(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value !== 'string' || value === '') return undefined;
-  const length = Number(value);
-  return Number.isSafeInteger(length) ? length : undefined;
+  const length = typeof value === 'string' && value !== '' ? Number(value) : value;
+  return typeof length === 'number' && Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 }
 
 /**
  * pino serializer for `req` (pino-http's standard one is not wrapped around it): the method, the path without its
- * query string (which may carry content or a token), the peer's address, the `User-Agent` and the body's declared
- * length. No other header: they carry credentials (Authorization, Cookie), content the caller chose
+ * query string (which may carry content or a token), the peer's address, the `User-Agent` (its first 256 characters)
+ * and the body's declared length. No other header: they carry credentials (Authorization, Cookie), content the caller chose
  * (Idempotency-Key, any X- header) and, on every request, most of the line's bytes.
  */
 export function serializeRequest(req: LoggedRequestSource): LoggedRequest {
@@ -86,7 +87,7 @@ export function serializeRequest(req: LoggedRequestSource): LoggedRequest {
   const remoteAddress = req.socket?.remoteAddress;
   if (remoteAddress !== undefined) out.remoteAddress = remoteAddress;
   const userAgent = req.headers['user-agent'];
-  if (typeof userAgent === 'string') out.userAgent = userAgent;
+  if (typeof userAgent === 'string') out.userAgent = userAgent.slice(0, USER_AGENT_LOGGED_CHARS);
   const contentLength = lengthOf(req.headers['content-length']);
   if (contentLength !== undefined) out.contentLength = contentLength;
   return out;
