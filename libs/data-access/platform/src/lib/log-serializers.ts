@@ -30,7 +30,8 @@ function withoutValues(message: string, code: unknown): string {
  * failed query (`parameters`) and pg's `detail`/`where` quote rows, which the standard serializer would all log.
  */
 export function serializeError(value: unknown, depth = 0): unknown {
-  // pino-http hands over the standard serializer's copy; `raw` is the error itself.
+  // The services' logger hands over the error itself (logger-params.ts: wrapSerializers false); a copy made by
+  // pino's standard serializer, as pino-http makes by default, carries the error as `raw`.
   const err = isErrorLike(value) && isErrorLike(value.raw) ? value.raw : value;
   if (!isErrorLike(err)) return value;
   const type = typeof err.constructor === 'function' && err.constructor !== Object ? err.constructor.name : err.name ?? 'Error';
