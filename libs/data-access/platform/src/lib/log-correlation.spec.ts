@@ -158,3 +158,35 @@ describe('log correlation: trace_id and span_id', () => {
     expect(outside).not.toHaveProperty('span_id');
   });
 });
+
+describe('the request logger under the API\'s global prefix', () => {
+  const { destination, lines } = sink();
+  let app: INestApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    const module = await Test.createTestingModule({
+      imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
+      controllers: [ThingsController, ProbesController, ScrapeController],
+    }).compile();
+    app = module.createNestApplication({ bufferLogs: true });
+    app.useLogger(app.get(Logger));
+    // As configure() sets it up in manifest-api: probes and scrapes outside /api.
+    app.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] });
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
+  });
+
+  afterAll(() => app.close());
+
+  it('starts without a warning about its routes, and logs the prefixed routes but not the probes', async () => {
+    expect(lines.filter((l) => (l['level'] as number) >= 40)).toEqual([]);
+    lines.splice(0);
+    expect((await fetch(`${base}/health/live`)).headers.get('x-request-id')).toBeNull();
+    const res = await fetch(`${base}/api/things`);
+    const id = res.headers.get('x-request-id') ?? '';
+    expect(id).toMatch(UUID);
+    for (let i = 0; i < 100 && !lines.some((l) => l['msg'] === 'request completed'); i++) await new Promise((r) => setImmediate(r));
+    expect(lines.map((l) => [l['msg'], l['request_id']])).toEqual([['listing things', id], ['request completed', id]]);
+  });
+});

@@ -7,6 +7,11 @@ import { serializeError, serializeRequest, serializeResponse } from './log-seria
 
 /** Probes and scrapes: every service's /health, /health/{live,ready,startup} and /metrics. */
 const UNLOGGED_ROUTES = ['health', 'health/*probe', 'metrics'].map((path) => ({ path, method: RequestMethod.ALL }));
+/**
+ * Every other route, in the route syntax of Express 5's router (path-to-regexp 8). nestjs-pino's default is Express 4's
+ * `*`, which Nest 11 converts at every start with a warning ("Unsupported route path: \"/api/*\"") on the API's log.
+ */
+const LOGGED_ROUTES = [{ path: '{*path}', method: RequestMethod.ALL }];
 
 /**
  * pino settings of every service: JSON lines with `service`, `secret`s and `token`s redacted, errors without the values
@@ -47,7 +52,7 @@ export function loggerParams(service: string, level: string, destination: Destin
     customErrorObject: (req, _res, _err, line) => ({ req, ...line }),
     customAttributeKeys: { reqId: 'request_id' },
   };
-  return { pinoHttp: [options, destination], exclude: UNLOGGED_ROUTES };
+  return { pinoHttp: [options, destination], forRoutes: LOGGED_ROUTES, exclude: UNLOGGED_ROUTES };
 }
 
 /** Standard output, one synchronous write per line (see loggerParams). */
