@@ -53,19 +53,26 @@ function sink(): { destination: Writable; lines: Line[] } {
   return { destination, lines };
 }
 
+/** The three controllers behind the services' logger settings, listening on a free port; `prepare` runs before it listens. */
+async function startApp(destination: Writable, prepare: (app: INestApplication) => void = () => undefined): Promise<INestApplication> {
+  const module = await Test.createTestingModule({
+    imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
+    controllers: [ThingsController, ProbesController, ScrapeController],
+  }).compile();
+  const app = module.createNestApplication({ bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  prepare(app);
+  await app.listen(0, '127.0.0.1');
+  return app;
+}
+
 describe('log correlation: X-Request-Id on HTTP requests', () => {
   const { destination, lines } = sink();
   let app: INestApplication;
   let base: string;
 
   beforeAll(async () => {
-    const module = await Test.createTestingModule({
-      imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
-      controllers: [ThingsController, ProbesController, ScrapeController],
-    }).compile();
-    app = module.createNestApplication({ bufferLogs: true });
-    app.useLogger(app.get(Logger));
-    await app.listen(0, '127.0.0.1');
+    app = await startApp(destination);
     base = await app.getUrl();
   });
 
@@ -165,15 +172,8 @@ describe('the request logger under the API\'s global prefix', () => {
   let base: string;
 
   beforeAll(async () => {
-    const module = await Test.createTestingModule({
-      imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
-      controllers: [ThingsController, ProbesController, ScrapeController],
-    }).compile();
-    app = module.createNestApplication({ bufferLogs: true });
-    app.useLogger(app.get(Logger));
     // As configure() sets it up in manifest-api: probes and scrapes outside /api.
-    app.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] });
-    await app.listen(0, '127.0.0.1');
+    app = await startApp(destination, (unstarted) => unstarted.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] }));
     base = await app.getUrl();
   });
 
