@@ -38,6 +38,7 @@ degraded() { say "degraded (whole system, half of steady's rate, misbehaving rec
 soak() { say "soak (whole system, half of steady's rate, minute by minute)"; tsx bench/soak.bench.ts "$@"; }
 idle() { say "idle (whole system, nothing to deliver)"; tsx bench/idle.bench.ts "$@"; }
 hops() { say "hops (whole system, where a delivery's latency goes)"; tsx bench/hops.bench.ts "$@"; }
+intake() { say "intake (the API alone, taking results in)"; tsx bench/intake.bench.ts "$@"; }
 
 case "$scenario" in
   all)
@@ -51,7 +52,7 @@ case "$scenario" in
     soak "$BENCH_RESULTS_DIR/steady.json"
     ;;
   signer | payload) "$scenario" "$@" ;;
-  steady | degraded | soak | idle | hops) build; "$scenario" "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak or hops" >&2; exit 2 ;;
+  steady | degraded | soak | idle | hops | intake) build; "$scenario" "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak, hops or intake" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"

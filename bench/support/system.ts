@@ -79,9 +79,13 @@ export class BenchSystem {
     }, { node, args: nodeArgs }));
   }
 
-  /** Starts the services and creates the workspace and token the benchmark works with. */
-  async start(): Promise<void> {
-    await this.stack.startAll();
+  /**
+   * Starts the services (all five, or only `only`, in the given order: manifest-api first, as it makes the schema and
+   * topics) and creates the workspace and token the benchmark works with.
+   */
+  async start(only?: readonly ServiceName[]): Promise<void> {
+    if (only) for (const service of only) await this.stack.start(service);
+    else await this.stack.startAll();
     const { api, token } = await this.stack.newWorkspace('bench');
     this.workspaceApi = api;
     this.token = token;
