@@ -204,3 +204,28 @@ describe('compiled checks of result contents', () => {
     expect(answer).toMatchObject({ refused: { errors: [{ field: 'tokensUsed', message: expect.stringContaining('tokensUsed') }] } });
   });
 });
+
+describe('what the handler of a compiled class is given', () => {
+  /** Plain JSON data: objects of Object's prototype (not class instances), arrays and primitives, at every depth. */
+  const isPlain = (value: unknown): boolean => (Array.isArray(value) ? value.every(isPlain)
+    : value === null || typeof value !== 'object' || (Object.getPrototypeOf(value) === Object.prototype && Object.values(value).every(isPlain)));
+  const metadata: ArgumentMetadata = { type: 'body', metatype: ResultContentDto };
+
+  it('the body as parsed, typed by its class, when the compiled check takes it', async () => {
+    const body = parsed(full) as Body;
+    const given = (await compiled.transform(body, metadata)) as Body;
+    expect(given).toBeInstanceOf(ResultContentDto);
+    expect(given['sections']).toBe(body['sections']);
+  });
+
+  it('plain JSON data too where class-validator had the last word (class-transformer built nested instances)', async () => {
+    const pipe = createValidationPipe([ResultContentDto]);
+    // The compiled check made to refuse a valid body, as it would where the two judged a body differently.
+    const refuseAll = Object.assign(() => false, { errors: [] });
+    (pipe as unknown as { checks: Map<unknown, unknown> }).checks.set(ResultContentDto, refuseAll);
+    const given = (await pipe.transform(parsed(full), metadata)) as Body;
+    expect(given).toBeInstanceOf(ResultContentDto);
+    expect(Object.values(given).every(isPlain)).toBe(true);
+    expect({ ...given }).toEqual(parsed(full));
+  });
+});

@@ -38,7 +38,9 @@ function fieldErrorsOf(errors: readonly ErrorObject[] | null | undefined): Field
  * that passes reaches the handler as it was parsed, typed by its class, without class-transformer building and
  * class-validator walking an instance of every nested block. A body that fails goes the whole way below, so the
  * answer to a bad body, and every message in it, is class-validator's own (but where class-transformer cannot build
- * the instance at all, and would answer 500).
+ * the instance at all, and would answer 500). Should class-validator take a body the compiled check refused, the
+ * handler still gets it as plain JSON data: a compiled class's handler always sees what it would have been given as
+ * parsed, never class-transformer's nested instances or their undefined keys.
  */
 class ProblemValidationPipe extends ValidationPipe {
   private readonly checks: ReadonlyMap<BodyClass, ValidateFunction>;
@@ -58,7 +60,9 @@ class ProblemValidationPipe extends ValidationPipe {
     // Read now: the check keeps only its last call's findings, and other requests check while this one awaits.
     const found = check?.errors;
     try {
-      return await super.transform(value, metadata);
+      const transformed: unknown = await super.transform(value, metadata);
+      if (!check) return transformed;
+      return Object.assign(Object.create((metadata.metatype as BodyClass).prototype) as object, JSON.parse(JSON.stringify(transformed)));
     } catch (err) {
       // class-transformer cannot build some bad bodies at all (a null where a discriminator is read throws a
       // TypeError): the compiled check's own finding then names the place, a 400 and not a 500.

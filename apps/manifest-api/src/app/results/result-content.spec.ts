@@ -11,6 +11,14 @@ describe('result content', () => {
     });
   });
 
+  it('keeps the nested values it is given, not copies (the validated body is plain JSON data already)', () => {
+    const articles = [{ id: 'art_1', title: 'A', url: 'https://news.example/a', source: 'S', publishedAt: '2026-01-01T00:00:00Z', lang: 'en' }];
+    const locales = { de: { title: null, lead: null, body: 'Hallo' } };
+    const content = normalizeContent({ ...minimal, articles, locales } as ReviseContentDto, { sourceLang: 'en', executedAt: 'x' });
+    expect(content.articles).toBe(articles);
+    expect(content.locales).toBe(locales);
+  });
+
   it('needs a body in article mode and known ids in newArticles', () => {
     const content = normalizeContent({ ...minimal, body: null }, { sourceLang: 'en', executedAt: 'x' });
     expect(contentRuleErrors(content, ['art_1']).map((e) => e.field)).toEqual(['body', 'newArticles[0]']);

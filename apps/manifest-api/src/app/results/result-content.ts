@@ -14,13 +14,12 @@ export interface RevisionIds {
   newArticles: string[];
 }
 
-/** Plain JSON of a validated DTO: class instances and undefined keys gone. */
-function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-export function normalizeContent(dto: ResultContentDto, defaults: { sourceLang: string; executedAt: string }): StoredContent {
-  const p = plain(dto);
+/**
+ * The content as stored, every absent key given its default. `p` is plain JSON data, as the validation pipe hands the
+ * compiled classes' bodies over (createValidationPipe), not copied again: the content shares its nested values with
+ * the parsed request body, which nothing changes after validation.
+ */
+export function normalizeContent(p: ResultContentDto, defaults: { sourceLang: string; executedAt: string }): StoredContent {
   return {
     mode: p.mode,
     executedAt: p.executedAt ?? defaults.executedAt,
