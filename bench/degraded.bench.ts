@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { latencies, ProcessMeter, perUnit, schedulerLines, summarize, systemSchedulerMeter, type LatencySummary, type SchedulerCounts } from './support/measure';
-import { conditions, load, machine, writeResult } from './support/output';
+import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { countStates, listResults, readResults, readUntil, type AttemptRead, type ResultRead, type StateCount } from './support/result-states';
 import { arrivalRate, arrive, until } from './support/arrivals';
 import { BenchSystem, SERVICES, articleNumber } from './support/system';
@@ -323,7 +323,4 @@ function print(r: Report, targets: Record<string, boolean>): void {
   console.table(Object.fromEntries(Object.entries(targets).map(([target, met]) => [target, { met }])));
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+runScenario(main);

@@ -6,7 +6,7 @@ import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
 import { CostMeter, latencies, ProcessMeter, perUnit, QueueMeter, queueLine, schedulerLines, ServerMeter, systemSchedulerMeter } from './support/measure';
-import { conditions, load, machine, writeResult } from './support/output';
+import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
 
@@ -172,7 +172,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+runScenario(main);

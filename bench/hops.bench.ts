@@ -8,7 +8,7 @@ import { TOPICS, type TopicName } from '@owd/events';
 import { startReceiver, waitFor } from '@owd/testing';
 import { arrivalRate, arrive } from './support/arrivals';
 import { summarize, type LatencySummary } from './support/measure';
-import { conditions, load, machine, writeResult } from './support/output';
+import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { BenchSystem, LAZY_FETCH_WAIT_MS } from './support/system';
 
 const { rate } = arrivalRate(process.argv[2]);
@@ -93,7 +93,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+runScenario(main);

@@ -4,7 +4,7 @@
 // delivery's cost: at r deliveries per second, a service's idle CPU adds idle / r ms to each delivery.
 //   npm run bench -- idle [SECONDS]      (builds first; see docs/performance.md)
 import { CostMeter, ProcessMeter, ServerMeter, perUnit } from './support/measure';
-import { conditions, machine, writeResult } from './support/output';
+import { conditions, machine, runScenario, writeResult } from './support/output';
 import { BenchSystem, SERVICES } from './support/system';
 
 const SECONDS = Number(process.argv[2] ?? 30);
@@ -41,7 +41,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+runScenario(main);

@@ -6,7 +6,7 @@
 //   npm run bench -- intake [RESULTS] [SUBMITTERS]      (builds first; see docs/performance.md)
 import { startReceiver } from '@owd/testing';
 import { CostMeter, perUnit, ProcessMeter, summarize } from './support/measure';
-import { conditions, load, machine, writeResult } from './support/output';
+import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
@@ -72,7 +72,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+runScenario(main);

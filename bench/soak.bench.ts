@@ -13,7 +13,7 @@
 import { startReceiver } from '@owd/testing';
 import { arrivalRate, arrive } from './support/arrivals';
 import { cpuMs, rssMb, ServerMeter, summarize } from './support/measure';
-import { conditions, machine, writeResult } from './support/output';
+import { conditions, machine, runScenario, writeResult } from './support/output';
 import { countStates, listResults } from './support/result-states';
 import { BenchSystem, SERVICES } from './support/system';
 
@@ -145,7 +145,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(() => process.exit(process.exitCode ?? 0), (err) => {
-  console.error(err);
-  process.exit(1);
-});
+runScenario(main);

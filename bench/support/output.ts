@@ -133,3 +133,11 @@ export function latestResult(scenario: string): string | undefined {
     .filter((file) => existsSync(file))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
 }
+
+/** Runs a scenario's main and exits: with its exit code (1 where a check failed and set it), or 1 on an error. */
+export function runScenario(main: () => Promise<void>): void {
+  main().then(() => process.exit(process.exitCode ?? 0), (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
