@@ -12,6 +12,8 @@
 #   npm run bench -- idle [SECONDS]                       CPU, statements and Kafka requests per second with nothing to deliver
 #   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      where a delivery's latency goes: each hop's percentiles at half of steady's rate by default, 30 s
+#   npm run bench -- intake [RESULTS] [SUBMITTERS]        the API alone taking results in (12,000 after as many, 16 clients):
+#                      its CPU per submission beside the bench's own, GC, statements, latency to the 201
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing). The services
 # run as the pods do: on the image's Node.js 22 (.local/node22), through deploy/docker/source-maps.cjs, with the
 # ConfigMap's NODE_OPTIONS, malloc settings and LOG_LEVEL (BENCH_LOG_LEVEL overrides the level).
