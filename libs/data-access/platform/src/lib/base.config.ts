@@ -60,6 +60,13 @@ export class BaseServiceConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace'])
   LOG_LEVEL = 'info';
 
+  /**
+   * The request logger: a line per HTTP request, `request_id` on every line written while one is handled, and the
+   * X-Request-Id it echoes. false where an ingress in front of the API writes the access log already (docs/operations.md).
+   */
+  @Transform(envBool) @IsBoolean()
+  LOG_REQUESTS = true;
+
   @Transform(envBool) @IsBoolean()
   MIGRATE_ON_START = false;
 

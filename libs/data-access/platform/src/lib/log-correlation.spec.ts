@@ -3,6 +3,7 @@ import { Controller, Get, Logger as NestLogger, type INestApplication } from '@n
 import { Test } from '@nestjs/testing';
 import { trace } from '@opentelemetry/api';
 import { Logger, LoggerModule } from 'nestjs-pino';
+import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { pino } from 'pino';
 import { inMemoryTracing } from '@owd/testing';
 import { loggerParams } from './logger-params';
@@ -54,9 +55,11 @@ function sink(): { destination: Writable; lines: Line[] } {
 }
 
 /** The three controllers behind the services' logger settings, listening on a free port; `prepare` runs before it listens. */
-async function startApp(destination: Writable, prepare: (app: INestApplication) => void = () => undefined): Promise<INestApplication> {
+async function startApp(
+  destination: Writable, prepare: (app: INestApplication) => void = () => undefined, options?: { requests: boolean },
+): Promise<INestApplication> {
   const module = await Test.createTestingModule({
-    imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination))],
+    imports: [LoggerModule.forRoot(loggerParams('test', 'info', destination, options))],
     controllers: [ThingsController, ProbesController, ScrapeController],
   }).compile();
   const app = module.createNestApplication({ bufferLogs: true });
@@ -188,5 +191,28 @@ describe('the request logger under the API\'s global prefix', () => {
     expect(id).toMatch(UUID);
     for (let i = 0; i < 100 && !lines.some((l) => l['msg'] === 'request completed'); i++) await new Promise((r) => setImmediate(r));
     expect(lines.map((l) => [l['msg'], l['request_id']])).toEqual([['listing things', id], ['request completed', id]]);
+  });
+});
+
+describe('the request logger turned off (LOG_REQUESTS=false)', () => {
+  const { destination, lines } = sink();
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    // Lines written outside a request go to the first logger nestjs-pino made in the process (one per pod; here the
+    // first suite's): this suite's app makes its own.
+    __resetOutOfContextForTests();
+    app = await startApp(destination, (unstarted) => unstarted.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] }), { requests: false });
+  });
+
+  afterAll(() => app.close());
+
+  it('writes no request line, no request_id and no X-Request-Id; the handler\'s own lines are still written', async () => {
+    lines.splice(0);
+    const res = await fetch(`${await app.getUrl()}/api/things`, { headers: { 'X-Request-Id': 'edge-1' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBeNull();
+    expect(lines.map((l) => l['msg'])).toEqual(['listing things']);
+    expect(lines[0]).not.toHaveProperty('request_id');
   });
 });

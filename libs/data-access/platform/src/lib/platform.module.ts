@@ -50,7 +50,9 @@ export class PlatformModule {
         ConfigModule.forRoot({ isGlobal: true, cache: true, validate: (env) => validateOrExit(options.config, env) }),
         LoggerModule.forRootAsync({
           inject: [ConfigService],
-          useFactory: (config: ConfigService) => loggerParams(options.service, config.get<string>('LOG_LEVEL') ?? 'info'),
+          useFactory: (config: ConfigService) => loggerParams(options.service, config.get<string>('LOG_LEVEL') ?? 'info', undefined, {
+            requests: config.get<boolean>('LOG_REQUESTS') ?? true,
+          }),
         }),
         DatabaseModule.forService(options.database),
         KafkaModule.forService({ service: options.service, schema: options.database.schema }),
