@@ -11,15 +11,21 @@ export async function createTestTopics(partitions = 3): Promise<{ prefix: string
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is not set: run the integration tests through jest.integration.config.cjs');
   const prefix = `t${randomBytes(4).toString('hex')}.`;
   const admin = new Kafka({ brokers, clientId: 'test-admin', logLevel: logLevel.WARN }).admin();
+  const topics = ALL_TOPICS.flatMap((t) => [
+    { topic: `${prefix}${t}`, numPartitions: partitions },
+    { topic: `${prefix}${deadLetterTopic(t)}`, numPartitions: 1 },
+  ]);
   await admin.connect();
   try {
-    await createWithRetry(() => admin.createTopics({
-      waitForLeaders: true,
-      topics: ALL_TOPICS.flatMap((t) => [
-        { topic: `${prefix}${t}`, numPartitions: partitions },
-        { topic: `${prefix}${deadLetterTopic(t)}`, numPartitions: 1 },
-      ]),
-    }));
+    await createWithRetry(() => admin.createTopics({ waitForLeaders: true, topics }));
+    // A retry after an attempt that created the topics but gave up waiting for their leaders finds them there and
+    // returns at once, without waiting: so every partition's leader is waited for here, whichever attempt made it.
+    await createWithRetry(async () => {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics: topics.map((t) => t.topic) });
+      const led = found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0));
+      if (!led) throw Object.assign(new Error('a test topic has a partition without a leader yet'), { retriable: true });
+      return true;
+    });
   } finally {
     await admin.disconnect();
   }
