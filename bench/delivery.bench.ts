@@ -5,6 +5,7 @@
 import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
+import { closedLoop } from './support/arrivals';
 import { CostMeter, latencies, ProcessMeter, perUnit, QueueMeter, queueLine, schedulerLines, ServerMeter, systemSchedulerMeter } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
@@ -84,13 +85,9 @@ async function main(): Promise<void> {
     const benchAtStart = process.cpuUsage();
     const accepted = new Map<string, number>();
     const started = Date.now();
-    let next = 0;
-    await Promise.all(Array.from({ length: SUBMITTERS }, async () => {
-      while (next < RESULTS) {
-        const i = next++;
-        accepted.set(await system.submit(goals[i % goals.length], i), Date.now());
-      }
-    }));
+    await closedLoop(SUBMITTERS, 0, RESULTS, async (i) => {
+      accepted.set(await system.submit(goals[i % goals.length], i), Date.now());
+    });
     const submittedIn = (Date.now() - started) / 1000;
     const ids = [...accepted.keys()];
     await waitFor(() => ids.every((id) => answered.has(id)), { timeoutMs: 300_000, intervalMs: 200, what: 'every result at the receiver' });

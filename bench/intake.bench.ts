@@ -5,6 +5,7 @@
 // change to the intake path shows here, in a ratio to the bench's own CPU, long before the whole system resolves it.
 //   npm run bench -- intake [RESULTS] [SUBMITTERS]      (builds first; see docs/performance.md)
 import { startReceiver } from '@owd/testing';
+import { closedLoop } from './support/arrivals';
 import { CostMeter, perUnit, ProcessMeter, summarize } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { BenchSystem } from './support/system';
@@ -15,14 +16,11 @@ const SUBMITTERS = Number(process.argv[3] ?? 16);
 /** Submits results 0 … count-1 (numbered from `first`) from `clients` loops; returns each one's time to its 201, ms. */
 async function submitAll(system: BenchSystem, goalId: string, first: number, count: number, clients: number): Promise<number[]> {
   const took: number[] = [];
-  let next = first;
-  await Promise.all(Array.from({ length: clients }, async () => {
-    for (let i = next++; i < first + count; i = next++) {
-      const started = performance.now();
-      await system.submit(goalId, i);
-      took.push(performance.now() - started);
-    }
-  }));
+  await closedLoop(clients, first, count, async (i) => {
+    const started = performance.now();
+    await system.submit(goalId, i);
+    took.push(performance.now() - started);
+  });
   return took;
 }
 

@@ -1,4 +1,5 @@
-// Open-loop arrivals through the API, shared by the scenarios that submit at a fixed rate (degraded, soak).
+// Arrivals through the API: open loop for the scenarios that submit at a fixed rate (degraded, soak), closed loop for
+// the ones that submit as fast as the API answers (steady, intake).
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { summarize } from './measure';
 import { latestResult, readResult, REPO_ROOT } from './output';
@@ -9,6 +10,14 @@ export interface Submitted {
   goalId: string;
   silent: boolean;
   acceptedAt: number;
+}
+
+/** Closed loop: `clients` loops each run `submit(i)` for the next of `first` … `first + count - 1` once its last one ended. */
+export async function closedLoop(clients: number, first: number, count: number, submit: (i: number) => Promise<void>): Promise<void> {
+  let next = first;
+  await Promise.all(Array.from({ length: clients }, async () => {
+    for (let i = next++; i < first + count; i = next++) await submit(i);
+  }));
 }
 
 /** Open loop: submission n starts at n / rate seconds whether or not earlier ones have been answered. */
