@@ -169,14 +169,16 @@ describe('log correlation: trace_id and span_id', () => {
   });
 });
 
+/** As configure() sets the API up: its routes under /api, probes and scrapes outside it. */
+const underApiPrefix = (app: INestApplication) => app.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] });
+
 describe('the request logger under the API\'s global prefix', () => {
   const { destination, lines } = sink();
   let app: INestApplication;
   let base: string;
 
   beforeAll(async () => {
-    // As configure() sets it up in manifest-api: probes and scrapes outside /api.
-    app = await startApp(destination, (unstarted) => unstarted.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] }));
+    app = await startApp(destination, underApiPrefix);
     base = await app.getUrl();
   });
 
@@ -202,7 +204,7 @@ describe('the request logger turned off (LOG_REQUESTS=false)', () => {
     // Lines written outside a request go to the first logger nestjs-pino made in the process (one per pod; here the
     // first suite's): this suite's app makes its own.
     __resetOutOfContextForTests();
-    app = await startApp(destination, (unstarted) => unstarted.setGlobalPrefix('api', { exclude: ['health', 'health/live', 'metrics'] }), { requests: false });
+    app = await startApp(destination, underApiPrefix, { requests: false });
   });
 
   afterAll(() => app.close());
