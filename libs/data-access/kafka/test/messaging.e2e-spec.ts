@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import type { Consumer, ConsumerConfig } from 'kafkajs';
+import { Kafka, logLevel, type Consumer, type ConsumerConfig } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
-import { createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
-import { Outbox, OutboxRelay, toMessage, TopicNamer, type EventProducer, type OutgoingMessage } from '../src';
-import { createTestDatabase, createTestTopics, REPO_ROOT, waitFor, type TestDatabase } from '@owd/testing';
+import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
+import { EventConsumer, EventProducer, on, Outbox, OutboxRelay, toMessage, TopicNamer, type OutgoingMessage } from '../src';
+import { createTestDatabase, createTestTopics, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
 function retryDue(): DeliveryRetryDuePayload {
@@ -685,6 +685,32 @@ describe('event plumbing on a real broker and database', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(fetches - before).toBeLessThanOrEqual(1);
     await lingering.stop();
+  });
+
+  it('keeps trying to start a consumer whose topics are not there yet, without failing the start, and handles their events once they are', async () => {
+    // Another prefix, whose topics are made only after the consumer first tried: as a pod that starts while its broker
+    // still has no leader for a partition. Its client gives up at the first error, so that try fails at once.
+    const later = uniqueTopicPrefix();
+    const quick = new Kafka({ brokers, clientId: 'svc_b', logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+    const group = `svc_b.later.${randomUUID()}`;
+    const consumer = new EventConsumer(quick, b.dataSource, b.producer, new TopicNamer(later), 'svc_b',
+      { groupId: group, on: [on(DeliveryRetryDue, recordEffect('svc_b', group))], sessionTimeoutMs: 6_000 }, ALL_EVENTS);
+    const producer = new EventProducer(b.kafka, new TopicNamer(later));
+    try {
+      expect(await consumer.startOrRetry()).toBe(false);
+      expect(consumer.group.joined).toBe(false);
+      expect((await gauge('owd_consumer_restarts_total', { group })).sum).toBe(1);
+
+      await createTestTopics(3, later);
+      await producer.connect();
+      const event = retryDue();
+      await producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
+      await waitFor(async () => (await effects(b, group, event.deliveryId)) === 1, { timeoutMs: 60_000, what: 'the event handled once the topics are there' });
+      expect(consumer.group.joined).toBe(true);
+    } finally {
+      await consumer.stop();
+      await producer.disconnect();
+    }
   });
 
   it('commits consumed positions to Kafka at most once per interval and when it stops, and at once after parking a message', async () => {

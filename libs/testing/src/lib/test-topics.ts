@@ -2,14 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
 import { ALL_TOPICS, deadLetterTopic } from '@owd/events';
 
+/** A topic prefix no other test uses. */
+export const uniqueTopicPrefix = (): string => `t${randomBytes(4).toString('hex')}.`;
+
 /**
  * A unique topic prefix (KAFKA_TOPIC_PREFIX of the services under test) with every topic and
- * dead-letter topic created, so test files never see each other's events.
+ * dead-letter topic created, so test files never see each other's events. Or the given prefix's topics, for a test
+ * that makes them later than its consumers start.
  */
-export async function createTestTopics(partitions = 3): Promise<{ prefix: string; brokers: string[] }> {
+export async function createTestTopics(partitions = 3, prefix = uniqueTopicPrefix()): Promise<{ prefix: string; brokers: string[] }> {
   const brokers = (process.env['KAFKA_BROKERS'] ?? '').split(',').filter(Boolean);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is not set: run the integration tests through jest.integration.config.cjs');
-  const prefix = `t${randomBytes(4).toString('hex')}.`;
   const admin = new Kafka({ brokers, clientId: 'test-admin', logLevel: logLevel.WARN }).admin();
   const topics = ALL_TOPICS.flatMap((t) => [
     { topic: `${prefix}${t}`, numPartitions: partitions },

@@ -244,20 +244,41 @@ export class EventConsumer {
     return consumer;
   }
 
-  private scheduleRestart(cause: Error, delayMs: number): void {
-    this.logger.error({ msg: 'consumer crashed; it is started again', group: this.spec.groupId, err: cause.message, inMs: delayMs });
+  private scheduleRestart(cause: Error, delayMs: number, what = 'consumer crashed'): void {
+    this.logger.error({ msg: `${what}; it is started again`, group: this.spec.groupId, err: cause.message, inMs: delayMs });
     messagingMetrics.consumerRestarts.inc({ group: this.spec.groupId });
     clearTimeout(this.restartTimer);
+    const failed = this.consumer;
     this.restartTimer = setTimeout(() => {
       if (this.stopping) return;
-      this.consumer = this.createConsumer();
-      this.start().catch((err: Error) => this.scheduleRestart(err, Math.min(delayMs * 2, 30_000)));
+      // A consumer that failed to start is still connected: its connections go before the next one opens its own.
+      failed.disconnect().catch(() => undefined).finally(() => {
+        if (this.stopping) return;
+        this.consumer = this.createConsumer();
+        this.start().catch((err: Error) => this.scheduleRestart(err, Math.min(delayMs * 2, 30_000), 'consumer could not start'));
+      });
     }, delayMs);
   }
 
   /** The consumer group id (unprefixed) and whether this consumer has joined it since it (re)started. */
   get group(): { group: string; joined: boolean } {
     return { group: this.spec.groupId, joined: this.inGroup && !this.stopping };
+  }
+
+  /**
+   * Starts the consumer as the service starts. When that fails (a topic whose partitions have no leader yet, a broker
+   * still loading them after its restart, a topic not created yet), it keeps trying in the background as after a crash,
+   * 1 s, 2 s, 4 s … up to 30 s apart, instead of failing the service's start: the pod stays up and is not ready (its
+   * consumer has not joined its group, `/health/ready`) until it has. True when it started at the first try.
+   */
+  async startOrRetry(): Promise<boolean> {
+    try {
+      await this.start();
+      return true;
+    } catch (err) {
+      if (!this.stopping) this.scheduleRestart(err as Error, 1_000, 'consumer could not start');
+      return false;
+    }
   }
 
   async start(): Promise<void> {

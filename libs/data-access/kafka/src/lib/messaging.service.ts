@@ -54,9 +54,8 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         this.kafka, this.dataSource, this.producer, this.namer, this.options.schema,
         { ...spec, sessionTimeoutMs, processedRetentionMs, lingerMs }, ALL_EVENTS,
       );
-      await consumer.start();
       this.consumers.push(consumer);
-      this.logger.log({ msg: 'consumer started', group: spec.groupId });
+      if (await consumer.startOrRetry()) this.logger.log({ msg: 'consumer started', group: spec.groupId });
     }
   }
 
