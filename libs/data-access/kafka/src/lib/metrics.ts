@@ -50,7 +50,7 @@ export const messagingMetrics = {
   })),
   consumerRestarts: reuseMetric('owd_consumer_restarts_total', () => new Counter({
     name: 'owd_consumer_restarts_total',
-    help: 'Consumers that crashed on an error kafkajs does not restart by itself and were started again',
+    help: 'Consumers that crashed on an error kafkajs does not restart by itself and were started again, and tries again of a consumer that could not start',
     labelNames: ['group'] as const,
   })),
   kafkaRequests: reuseMetric('owd_kafka_requests_total', () => new Counter({
