@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import type { ConfigService } from '@nestjs/config';
 import { Kafka, logLevel, type Consumer, type ConsumerConfig } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
 import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
-import { EventConsumer, EventProducer, on, Outbox, OutboxRelay, toMessage, TopicNamer, type OutgoingMessage } from '../src';
+import { EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, toMessage, TopicNamer, type OutgoingMessage } from '../src';
 import { createTestDatabase, createTestTopics, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
@@ -710,6 +712,53 @@ describe('event plumbing on a real broker and database', () => {
     } finally {
       await consumer.stop();
       await producer.disconnect();
+    }
+  });
+
+  it('starts a service with its broker away: the start does not fail, and the producer and consumers connect once it answers', async () => {
+    // The broker's address is a port nothing listens on yet; later a proxy there forwards to the real broker (which
+    // then names itself in its metadata). The client tries twice (the least an idempotent producer takes), so a try fails at once.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const [brokerHost, brokerPort] = brokers[0].split(':');
+    const away = new Kafka({ brokers: [`127.0.0.1:${port}`], clientId: 'svc_away', logLevel: logLevel.NOTHING, retry: { retries: 1, initialRetryTime: 50, maxRetryTime: 100 } });
+    const c = await createTestService(db.url, 'svc_away', brokers, prefix);
+    const namer = new TopicNamer(prefix);
+    const producer = new EventProducer(away, namer);
+    const relay = new OutboxRelay(c.dataSource, producer, { schema: 'svc_away', idleMs: 50 });
+    const config = { get: () => undefined } as unknown as ConfigService;
+    const messaging = new MessagingService(away, { service: 'svc_away', schema: 'svc_away' }, c.dataSource, producer, relay, namer, config);
+    const group = `svc_away.${randomUUID()}`;
+    messaging.consume({ groupId: group, on: [on(DeliveryRetryDue, recordEffect('svc_away', group))], sessionTimeoutMs: 6_000 });
+    const proxy = createServer((socket) => {
+      const upstream = connect(Number(brokerPort), brokerHost);
+      socket.pipe(upstream).pipe(socket);
+      socket.on('error', () => upstream.destroy());
+      upstream.on('error', () => socket.destroy());
+    });
+    try {
+      await messaging.onApplicationBootstrap();
+      expect(messaging.consumerGroups()).toEqual([{ group, joined: false }]);
+      await expect(producer.connect()).rejects.toThrow();
+
+      await new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
+      // Written through this service's outbox: its relay has to connect the producer to publish it.
+      const outbox = new Outbox('svc_away', namer, relay.publishCommitted);
+      const event = retryDue();
+      await c.dataSource.transaction((m) => outbox.add(m, DeliveryRetryDue, event, { correlationId: event.resultId }));
+      await waitFor(async () => {
+        const [{ n }] = await c.dataSource.query(`SELECT count(*)::int AS n FROM svc_away.effects WHERE consumer = $1 AND delivery_id = $2`, [group, event.deliveryId]);
+        return n === 1;
+      }, { timeoutMs: 60_000, what: 'the event published and handled once the broker answers' });
+      expect(messaging.consumerGroups()).toEqual([{ group, joined: true }]);
+    } finally {
+      await messaging.beforeApplicationShutdown();
+      await c.close();
+      proxy.close();
     }
   });
 

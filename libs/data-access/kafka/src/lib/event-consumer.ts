@@ -291,6 +291,8 @@ export class EventConsumer {
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.processBatch(payload),
     });
+    // stop() came while this start was on its way (a try in the background): what it disconnected may have connected since.
+    if (this.stopping) await this.consumer.disconnect();
   }
 
   /** Waits for the messages in flight to finish (and commit), then leaves the group. */

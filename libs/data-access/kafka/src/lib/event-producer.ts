@@ -43,8 +43,12 @@ export class EventProducer {
     countKafkaRequests(this.producer);
   }
 
+  /** Connects once; after a failed try (a broker not answering yet) the next call tries again. */
   connect(): Promise<void> {
-    this.connected ??= this.producer.connect();
+    this.connected ??= this.producer.connect().catch((err: unknown) => {
+      this.connected = undefined;
+      throw err;
+    });
     return this.connected;
   }
 

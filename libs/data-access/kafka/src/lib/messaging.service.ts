@@ -43,8 +43,16 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
     return this.specs.map((spec) => ({ group: spec.groupId, joined: started.get(spec.groupId) ?? false }));
   }
 
+  /**
+   * Starts the relay and the consumers. A broker that does not answer yet fails none of it: the producer connects at
+   * the relay's next send, each consumer keeps trying (EventConsumer.startOrRetry), and the pod answers its probes,
+   * not ready, until every consumer has joined its group (docs/operations.md, Health and probes).
+   */
   async onApplicationBootstrap(): Promise<void> {
-    await this.producer.connect();
+    const answered = await this.producer.connect().then(() => true, (err: Error) => {
+      this.logger.error({ msg: 'the Kafka producer could not connect at start; the outbox relay connects it at its next send', err: err.message });
+      return false;
+    });
     this.relay.start();
     for (const spec of this.specs) {
       const sessionTimeoutMs = spec.sessionTimeoutMs ?? this.config.get<number>('KAFKA_SESSION_TIMEOUT_MS');
@@ -55,7 +63,10 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         { ...spec, sessionTimeoutMs, processedRetentionMs, lingerMs }, ALL_EVENTS,
       );
       this.consumers.push(consumer);
-      if (await consumer.startOrRetry()) this.logger.log({ msg: 'consumer started', group: spec.groupId });
+      // With the broker away, each first try would take the client's retries (tens of seconds) before the service
+      // answers its probes: they run in the background instead.
+      if (!answered) void consumer.startOrRetry();
+      else if (await consumer.startOrRetry()) this.logger.log({ msg: 'consumer started', group: spec.groupId });
     }
   }
 
