@@ -293,6 +293,7 @@ export class EventConsumer {
     });
     // stop() came while this start was on its way (a try in the background): what it disconnected may have connected since.
     if (this.stopping) await this.consumer.disconnect();
+    else this.logger.log({ msg: 'consumer started', group: this.spec.groupId });
   }
 
   /** Waits for the messages in flight to finish (and commit), then leaves the group. */

@@ -13,6 +13,23 @@ import { OutboxRelay } from './outbox-relay';
 import { TopicNamer } from './topic-namer';
 
 /**
+ * How long a service's start waits for its broker (the producer's connect, a consumer's first try) before it goes on
+ * without it: kafkajs retries a connect for tens of seconds, and the pod should answer its probes meanwhile.
+ */
+const START_WAIT_MS = 5_000;
+
+/** What `promise` gives if it settles within `ms`, else `otherwise` (the promise goes on; it must not reject). */
+function settledWithin<T>(promise: Promise<T>, ms: number, otherwise: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(otherwise), ms);
+    void promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
+/**
  * Owns the service's consumers and outbox relay and their order of shutdown:
  * consumers finish their in-flight events first, then the relay publishes what they wrote, then
  * the producer disconnects. Feature modules register consumers before the application boots.
@@ -44,15 +61,17 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
-   * Starts the relay and the consumers. A broker that does not answer yet fails none of it: the producer connects at
-   * the relay's next send, each consumer keeps trying (EventConsumer.startOrRetry), and the pod answers its probes,
-   * not ready, until every consumer has joined its group (docs/operations.md, Health and probes).
+   * Starts the relay and the consumers. A broker that does not answer fails none of it: the start waits for the
+   * producer's connect and for each consumer's first try at most `START_WAIT_MS`, then goes on without them. The
+   * producer connects at the relay's next send, each consumer keeps trying (EventConsumer.startOrRetry), and the pod
+   * answers its probes, not ready, until every consumer has joined its group (docs/operations.md, Health and probes).
    */
   async onApplicationBootstrap(): Promise<void> {
-    const answered = await this.producer.connect().then(() => true, (err: Error) => {
+    const connected = this.producer.connect().then(() => true, (err: Error) => {
       this.logger.error({ msg: 'the Kafka producer could not connect at start; the outbox relay connects it at its next send', err: err.message });
       return false;
     });
+    const answered = await settledWithin(connected, START_WAIT_MS, false);
     this.relay.start();
     for (const spec of this.specs) {
       const sessionTimeoutMs = spec.sessionTimeoutMs ?? this.config.get<number>('KAFKA_SESSION_TIMEOUT_MS');
@@ -63,10 +82,9 @@ export class MessagingService implements OnApplicationBootstrap, BeforeApplicati
         { ...spec, sessionTimeoutMs, processedRetentionMs, lingerMs }, ALL_EVENTS,
       );
       this.consumers.push(consumer);
-      // With the broker away, each first try would take the client's retries (tens of seconds) before the service
-      // answers its probes: they run in the background instead.
-      if (!answered) void consumer.startOrRetry();
-      else if (await consumer.startOrRetry()) this.logger.log({ msg: 'consumer started', group: spec.groupId });
+      // A broker that answered: the consumer has usually joined when the start goes on, as before.
+      const started = consumer.startOrRetry();
+      if (answered) await settledWithin(started, START_WAIT_MS, false);
     }
   }
 
