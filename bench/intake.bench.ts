@@ -4,68 +4,117 @@
 // the group commit, the outbox's send) without the projections and without four other processes taking the cores: a
 // change to the intake path shows here, in a ratio to the bench's own CPU, long before the whole system resolves it.
 //   npm run bench -- intake [RESULTS] [SUBMITTERS]      (builds first; see docs/performance.md)
+// Side by side: BENCH_AGAINST (another build's folder of bundles, e.g. a copy of dist/apps made before a change)
+// and/or BENCH_AGAINST_ENV ("NAME=value …", settings for that side only) run a second API at the same time, each with
+// its own database, topic prefix and clients. Both share the machine at every moment, so the ratio of their CPU per
+// submission is not moved by how busy the host is from one run to the next.
 import { startReceiver } from '@owd/testing';
 import { closedLoop } from './support/arrivals';
-import { CostMeter, perUnit, ProcessMeter, summarize } from './support/measure';
+import { CostMeter, ProcessMeter, summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
 const SUBMITTERS = Number(process.argv[3] ?? 16);
+const AGAINST = process.env['BENCH_AGAINST'];
+const AGAINST_ENV = Object.fromEntries((process.env['BENCH_AGAINST_ENV'] ?? '').split(/\s+/).filter(Boolean).map((pair) => {
+  const at = pair.indexOf('=');
+  if (at < 1) throw new Error(`BENCH_AGAINST_ENV: "${pair}" is not NAME=value`);
+  return [pair.slice(0, at), pair.slice(at + 1)];
+}));
 
-/** Submits results 0 … count-1 (numbered from `first`) from `clients` loops; returns each one's time to its 201, ms. */
-async function submitAll(system: BenchSystem, goalId: string, first: number, count: number, clients: number): Promise<number[]> {
-  const took: number[] = [];
-  await closedLoop(clients, first, count, async (i) => {
-    const started = performance.now();
-    await system.submit(goalId, i);
-    took.push(performance.now() - started);
-  });
-  return took;
+/** One API under test, with its own database and topic prefix, and its own clients. */
+interface Side {
+  name: string;
+  system: BenchSystem;
+  goalId: string;
+  /** Submissions answered in the measured round, and each one's time to its 201 (ms). */
+  done: number;
+  took: number[];
+}
+
+async function startSide(name: string, env: Record<string, string>, bundles: string | undefined, recipientUrl: string): Promise<Side> {
+  const system = await BenchSystem.create(env, bundles);
+  await system.start(['manifest-api']);
+  // A goal in test mode: the API takes results for it as for any other, and nothing else runs to deliver them.
+  const goal = await system.api.call('POST', '/goals', { name: 'intake', sourceLang: 'en', recipientUrl });
+  return { name, system, goalId: goal['id'] as string, done: 0, took: [] };
+}
+
+/**
+ * Every side's clients submit results first … first+count-1; once one side has answered them all, the others' loops
+ * stop at their next submission, so every reading covers only time when all sides ran.
+ */
+async function submitTogether(sides: readonly Side[], first: number, count: number): Promise<void> {
+  let finished = false;
+  await Promise.all(sides.map(async (side) => {
+    await closedLoop(SUBMITTERS, first, count, async (i) => {
+      if (finished) return;
+      const started = performance.now();
+      await side.system.submit(side.goalId, i);
+      if (finished) return;
+      side.took.push(performance.now() - started);
+      side.done += 1;
+    });
+    finished = true;
+  }));
 }
 
 async function main(): Promise<void> {
   const host = machine();
   const receiver = await startReceiver();
-  const system = await BenchSystem.create({});
+  const sides: Side[] = [];
   try {
-    await system.start(['manifest-api']);
-    // A goal in test mode: the API takes results for it as for any other, and nothing else runs to deliver them.
-    const goal = await system.api.call('POST', '/goals', { name: 'intake', sourceLang: 'en', recipientUrl: `${receiver.url}/hook` });
-    const goalId = goal['id'] as string;
-    await submitAll(system, goalId, 0, RESULTS, SUBMITTERS);
-    const pid = system.stack.pid('manifest-api') as number;
-    const meter = new ProcessMeter({ 'manifest-api': pid, bench: process.pid });
-    const counters = new CostMeter({ 'manifest-api': system.metricsUrls()['manifest-api'] });
+    sides.push(await startSide('this build', {}, undefined, `${receiver.url}/hook`));
+    if (AGAINST !== undefined || Object.keys(AGAINST_ENV).length > 0) {
+      const label = [AGAINST ?? 'this build', ...Object.entries(AGAINST_ENV).map(([k, v]) => `${k}=${v}`)].join(', ');
+      sides.push(await startSide(label, AGAINST_ENV, AGAINST, `${receiver.url}/hook`));
+    }
+    await submitTogether(sides, 0, RESULTS);
+    for (const side of sides) {
+      side.done = 0;
+      side.took = [];
+    }
+    const pids = Object.fromEntries(sides.map((s) => [s.name, s.system.stack.pid('manifest-api') as number]));
+    const meter = new ProcessMeter({ ...pids, bench: process.pid });
+    const counters = new CostMeter(Object.fromEntries(sides.map((s) => [s.name, s.system.metricsUrls()['manifest-api']])));
     await counters.start();
     meter.start();
     const loadAtStart = load();
     const started = Date.now();
-    const took = await submitAll(system, goalId, RESULTS, RESULTS, SUBMITTERS);
+    await submitTogether(sides, RESULTS, RESULTS);
     const seconds = (Date.now() - started) / 1000;
-    const cpu = perUnit(meter.cpu(), RESULTS);
-    const costs = (await counters.perUnit(RESULTS))['manifest-api'];
-    const peakRssMb = meter.stop()['manifest-api'];
-    const latency = summarize(took);
-    const perSecond = Math.round(RESULTS / seconds);
+    const cpuMs = meter.cpu();
+    const costs = await Promise.all(sides.map(async (s) => (await counters.perUnit(s.done))[s.name]));
+    const peakRssMb = meter.stop();
+    const answered = sides.reduce((sum, s) => sum + s.done, 0);
+    const benchMsPerResult = Number((cpuMs['bench'] / answered).toFixed(2));
 
-    console.log(`\nintake: the API alone, ${RESULTS} results after as many to warm up, ${SUBMITTERS} clients in a closed loop`);
-    console.table({
-      'manifest-api': {
-        'results / s': perSecond, 'CPU ms / result': cpu['manifest-api'], 'the bench\'s CPU ms / result': cpu['bench'],
-        'API ÷ bench CPU': Number((cpu['manifest-api'] / cpu['bench']).toFixed(2)), 'GC ms / result': costs.gcMs,
-        'SQL statements / result': costs.statements, 'commits / result': costs.commits, 'Kafka requests / result': costs.kafkaRequests,
-        'peak RSS MB': peakRssMb,
-      },
+    const rows = sides.map((side, i) => {
+      const cpu = Number((cpuMs[side.name] / side.done).toFixed(2));
+      const latency: LatencySummary | null = summarize(side.took);
+      return {
+        side: side.name, results: side.done, perSecond: Math.round(side.done / seconds), cpuMsPerResult: cpu,
+        apiOverBench: Number((cpu / benchMsPerResult).toFixed(2)), costs: costs[i], peakRssMb: peakRssMb[side.name], latencyMs: latency,
+      };
     });
-    console.log(`latency to the 201, ms: p50 ${latency?.p50}, p99 ${latency?.p99}, max ${latency?.max}`);
+    console.log(`\nintake: ${sides.length === 1 ? 'the API alone' : `${sides.length} APIs side by side`}, ${RESULTS} results `
+      + `after as many to warm up, ${SUBMITTERS} clients ${sides.length === 1 ? '' : 'each '}in a closed loop`);
+    console.table(Object.fromEntries(rows.map((r) => [r.side, {
+      'results / s': r.perSecond, 'CPU ms / result': r.cpuMsPerResult, 'the bench\'s CPU ms / result': benchMsPerResult,
+      'API ÷ bench CPU': r.apiOverBench, 'GC ms / result': r.costs.gcMs, 'SQL statements / result': r.costs.statements,
+      'commits / result': r.costs.commits, 'Kafka requests / result': r.costs.kafkaRequests, 'peak RSS MB': r.peakRssMb,
+      'p50 · p99 to the 201, ms': `${r.latencyMs?.p50} · ${r.latencyMs?.p99}`,
+    }])));
+    const ratio = rows.length > 1 ? Number((rows[1].cpuMsPerResult / rows[0].cpuMsPerResult).toFixed(3)) : undefined;
+    if (ratio !== undefined) console.log(`CPU per result, ${rows[1].side} ÷ this build: ${ratio}`);
     console.log(conditions(host));
     writeResult('intake', {
       scenario: 'intake', machine: host, results: RESULTS, submitters: SUBMITTERS, loadAverage: { start: loadAtStart, end: load() },
-      perSecond, cpuMsPerResult: cpu, costs, peakRssMb, latencyMs: latency,
+      seconds, benchCpuMsPerResult: benchMsPerResult, sides: rows, ...(ratio === undefined ? {} : { cpuRatioAgainstOverThis: ratio }),
     });
   } finally {
-    await system.close();
+    for (const side of sides) await side.system.close();
     await receiver.close();
   }
 }

@@ -13,7 +13,10 @@
 #   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      where a delivery's latency goes: each hop's percentiles at half of steady's rate by default, 30 s
 #   npm run bench -- intake [RESULTS] [SUBMITTERS]        the API alone taking results in (12,000 after as many, 16 clients):
-#                      its CPU per submission beside the bench's own, GC, statements, latency to the 201
+#                      its CPU per submission beside the bench's own, GC, statements, latency to the 201;
+#                      BENCH_AGAINST=<folder of another build's bundles inside the repository, e.g. a copy of dist/apps
+#                      in dist/against> and/or BENCH_AGAINST_ENV="NAME=value …" run a second API beside it at the same
+#                      time and print the ratio of their CPU per submission
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing). The services
 # run as the pods do: on the image's Node.js 22 (.local/node22), through deploy/docker/source-maps.cjs, with the
 # ConfigMap's NODE_OPTIONS, malloc settings and LOG_LEVEL (BENCH_LOG_LEVEL overrides the level).

@@ -66,8 +66,11 @@ export class BenchSystem {
 
   private constructor(private readonly db: TestDatabase, private readonly prefix: string, readonly stack: Stack) {}
 
-  /** A fresh database and topic prefix; `env` is added to every service's environment. Nothing runs yet. */
-  static async create(env: Record<string, string>): Promise<BenchSystem> {
+  /**
+   * A fresh database and topic prefix; `env` is added to every service's environment; `bundles`, the folder of the
+   * built services to run (this build's `dist/apps` by default). Nothing runs yet.
+   */
+  static async create(env: Record<string, string>, bundles?: string): Promise<BenchSystem> {
     Object.assign(process.env, ensureTestInfrastructure());
     const db = await createTestDatabase();
     const { prefix } = await createTestTopics(6);
@@ -76,7 +79,7 @@ export class BenchSystem {
     const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', NODE_OPTIONS].join(' ').trim();
     return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
       LOG_LEVEL, RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, NODE_OPTIONS: nodeOptions, ...env,
-    }, { node, args: nodeArgs }));
+    }, { node, args: nodeArgs, bundles }));
   }
 
   /**

@@ -31,15 +31,15 @@ export class Stack {
   private readonly logDir: string;
 
   /**
-   * `launch`: the Node.js binary and, for each service, its options before the bundle. The tests use their own
-   * Node.js; the bench starts the services as the entrypoint does, on the image's Node.js where it has one
-   * (bench/support/output.ts).
+   * `launch`: the Node.js binary and, for each service, its options before the bundle, and the folder of the bundles
+   * (`dist/apps` unless given: the bench can run another build beside this one). The tests use their own Node.js; the
+   * bench starts the services as the entrypoint does, on the image's Node.js where it has one (bench/support/output.ts).
    */
   constructor(
     databaseUrl: string,
     prefix: string,
     extraEnv: Record<string, string> = {},
-    private readonly launch: { node: string; args: (service: ServiceName) => string[] } = { node: process.execPath, args: () => [] },
+    private readonly launch: { node: string; args: (service: ServiceName) => string[]; bundles?: string } = { node: process.execPath, args: () => [] },
   ) {
     this.logDir = resolve(REPO_ROOT, 'test-artifacts/system', prefix.replace(/\W/g, ''));
     mkdirSync(this.logDir, { recursive: true });
@@ -75,7 +75,7 @@ export class Stack {
     const log = openSync(resolve(this.logDir, `${instance.replace(/\W/g, '_')}.log`), 'a');
     let proc: ChildProcess;
     try {
-      proc = spawn(this.launch.node, [...this.launch.args(service), resolve(REPO_ROOT, `dist/apps/${service}/main.js`)], {
+      proc = spawn(this.launch.node, [...this.launch.args(service), resolve(REPO_ROOT, this.launch.bundles ?? 'dist/apps', service, 'main.js')], {
         env: { ...process.env, ...this.env, PORT: String(port), NODE_ENV: 'production' },
         stdio: ['ignore', log, log],
       });
