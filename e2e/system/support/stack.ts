@@ -1,22 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { REPO_ROOT, waitFor } from '@owd/testing';
+import { freePort, REPO_ROOT, waitFor } from '@owd/testing';
 import { ApiClient } from './api-client';
 
 export const SERVICES = ['manifest-api', 'payload-builder', 'dispatcher', 'retry-scheduler', 'notifier'] as const;
 export type ServiceName = (typeof SERVICES)[number];
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    }).on('error', rej);
-  });
-}
 
 /**
  * The whole system as real processes: the built bundles (`dist/apps/<service>/main.js`), started with the Node.js

@@ -9,3 +9,4 @@ export * from './lib/otlp-collector';
 export * from './lib/in-memory-tracing';
 export * from './lib/manual-clock';
 export * from './lib/asyncapi-validator';
+export * from './lib/free-port';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer } from 'node:net';
 import type { ConfigService } from '@nestjs/config';
 import { Kafka, logLevel, type Consumer, type ConsumerConfig } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,7 @@ import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
 import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
 import { EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, toMessage, TopicNamer, type OutgoingMessage } from '../src';
-import { createTestDatabase, createTestTopics, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
+import { createTestDatabase, createTestTopics, freePort, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
 function retryDue(): DeliveryRetryDuePayload {
@@ -718,12 +718,7 @@ describe('event plumbing on a real broker and database', () => {
   it('starts a service with its broker away: the start does not fail, and the producer and consumers connect once it answers', async () => {
     // The broker's address is a port nothing listens on yet; later a proxy there forwards to the real broker (which
     // then names itself in its metadata). The client tries twice (the least an idempotent producer takes), so a try fails at once.
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: free } = probe.address() as AddressInfo;
-        probe.close(() => resolve(free));
-      });
-    });
+    const port = await freePort();
     const [brokerHost, brokerPort] = brokers[0].split(':');
     const away = new Kafka({ brokers: [`127.0.0.1:${port}`], clientId: 'svc_away', logLevel: logLevel.NOTHING, retry: { retries: 1, initialRetryTime: 50, maxRetryTime: 100 } });
     const c = await createTestService(db.url, 'svc_away', brokers, prefix);
