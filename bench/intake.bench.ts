@@ -4,33 +4,22 @@
 // the group commit, the outbox's send) without the projections and without four other processes taking the cores: a
 // change to the intake path shows here, in a ratio to the bench's own CPU, long before the whole system resolves it.
 //   npm run bench -- intake [RESULTS] [SUBMITTERS]      (builds first; see docs/performance.md)
-// Side by side: BENCH_AGAINST (another build's folder of bundles, e.g. a copy of dist/apps made before a change)
-// and/or BENCH_AGAINST_ENV ("NAME=value …", settings for that side only) run a second API at the same time, each with
-// its own database, topic prefix and clients. Both share the machine at every moment, so the ratio of their CPU per
-// submission is not moved by how busy the host is from one run to the next.
+// Side by side (support/sides.ts): BENCH_AGAINST and/or BENCH_AGAINST_ENV run a second API at the same time, with its
+// own database, topic prefix and clients, and the ratio of their CPU per submission is printed.
 import { startReceiver } from '@owd/testing';
-import { closedLoop } from './support/arrivals';
 import { CostMeter, ProcessMeter, summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
+import { againstFromEnv, submitTogether, type Submitting } from './support/sides';
 import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
 const SUBMITTERS = Number(process.argv[3] ?? 16);
-const AGAINST = process.env['BENCH_AGAINST'];
-const AGAINST_ENV = Object.fromEntries((process.env['BENCH_AGAINST_ENV'] ?? '').split(/\s+/).filter(Boolean).map((pair) => {
-  const at = pair.indexOf('=');
-  if (at < 1) throw new Error(`BENCH_AGAINST_ENV: "${pair}" is not NAME=value`);
-  return [pair.slice(0, at), pair.slice(at + 1)];
-}));
 
 /** One API under test, with its own database and topic prefix, and its own clients. */
-interface Side {
+interface Side extends Submitting {
   name: string;
   system: BenchSystem;
   goalId: string;
-  /** Submissions answered in the measured round, and each one's time to its 201 (ms). */
-  done: number;
-  took: number[];
 }
 
 async function startSide(name: string, env: Record<string, string>, bundles: string | undefined, recipientUrl: string): Promise<Side> {
@@ -41,36 +30,18 @@ async function startSide(name: string, env: Record<string, string>, bundles: str
   return { name, system, goalId: goal['id'] as string, done: 0, took: [] };
 }
 
-/**
- * Every side's clients submit results first … first+count-1; once one side has answered them all, the others' loops
- * stop at their next submission, so every reading covers only time when all sides ran.
- */
-async function submitTogether(sides: readonly Side[], first: number, count: number): Promise<void> {
-  let finished = false;
-  await Promise.all(sides.map(async (side) => {
-    await closedLoop(SUBMITTERS, first, count, async (i) => {
-      if (finished) return;
-      const started = performance.now();
-      await side.system.submit(side.goalId, i);
-      if (finished) return;
-      side.took.push(performance.now() - started);
-      side.done += 1;
-    });
-    finished = true;
-  }));
-}
-
 async function main(): Promise<void> {
   const host = machine();
   const receiver = await startReceiver();
   const sides: Side[] = [];
   try {
     sides.push(await startSide('this build', {}, undefined, `${receiver.url}/hook`));
-    if (AGAINST !== undefined || Object.keys(AGAINST_ENV).length > 0) {
-      const label = [AGAINST ?? 'this build', ...Object.entries(AGAINST_ENV).map(([k, v]) => `${k}=${v}`)].join(', ');
-      sides.push(await startSide(label, AGAINST_ENV, AGAINST, `${receiver.url}/hook`));
-    }
-    await submitTogether(sides, 0, RESULTS);
+    const against = againstFromEnv();
+    if (against) sides.push(await startSide(against.label, against.env, against.bundles, `${receiver.url}/hook`));
+    const submit = async (side: Side, i: number): Promise<void> => {
+      await side.system.submit(side.goalId, i);
+    };
+    await submitTogether(sides, SUBMITTERS, 0, RESULTS, submit);
     for (const side of sides) {
       side.done = 0;
       side.took = [];
@@ -82,7 +53,7 @@ async function main(): Promise<void> {
     meter.start();
     const loadAtStart = load();
     const started = Date.now();
-    await submitTogether(sides, RESULTS, RESULTS);
+    await submitTogether(sides, SUBMITTERS, RESULTS, RESULTS, submit);
     const seconds = (Date.now() - started) / 1000;
     const cpuMs = meter.cpu();
     const costs = await Promise.all(sides.map(async (s) => (await counters.perUnit(s.done))[s.name]));

@@ -17,6 +17,9 @@
 #                      BENCH_AGAINST=<folder of another build's bundles inside the repository, e.g. a copy of dist/apps
 #                      in dist/against> and/or BENCH_AGAINST_ENV="NAME=value …" run a second API beside it at the same
 #                      time and print the ratio of their CPU per submission
+#   npm run bench -- pair [RESULTS] [GOALS]               the whole system side by side (8,000 results each after a
+#                      quarter as many, 20 goals each): each service's CPU per delivery on either side and their ratio;
+#                      the other side as intake's (BENCH_AGAINST, BENCH_AGAINST_ENV), this build again without either
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing). The services
 # run as the pods do: on the image's Node.js 22 (.local/node22), through deploy/docker/source-maps.cjs, with the
 # ConfigMap's NODE_OPTIONS, malloc settings and LOG_LEVEL (BENCH_LOG_LEVEL overrides the level).
@@ -44,6 +47,7 @@ soak() { say "soak (whole system, half of steady's rate, minute by minute)"; tsx
 idle() { say "idle (whole system, nothing to deliver)"; tsx bench/idle.bench.ts "$@"; }
 hops() { say "hops (whole system, where a delivery's latency goes)"; tsx bench/hops.bench.ts "$@"; }
 intake() { say "intake (the API alone, taking results in)"; tsx bench/intake.bench.ts "$@"; }
+pair() { say "pair (two whole systems side by side)"; tsx bench/pair.bench.ts "$@"; }
 
 case "$scenario" in
   all)
@@ -57,7 +61,7 @@ case "$scenario" in
     soak "$BENCH_RESULTS_DIR/steady.json"
     ;;
   signer | payload) "$scenario" "$@" ;;
-  steady | degraded | soak | idle | hops | intake) build; "$scenario" "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak, hops or intake" >&2; exit 2 ;;
+  steady | degraded | soak | idle | hops | intake | pair) build; "$scenario" "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak, hops, intake or pair" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"
