@@ -50,6 +50,12 @@ config() { sed -n "s/^  $1: \"\(.*\)\"$/\1/p" deploy/base/config.yaml; }
 # A Deployment's own V8 flags (SERVICE_V8_FLAGS in deploy/base/<service>.yaml), put after the ConfigMap's.
 service_flags() { sed -n "s/^ *- { name: SERVICE_V8_FLAGS, value: \"\(.*\)\" }$/\1/p" "deploy/base/$1.yaml"; }
 pod_node_options=$(config NODE_OPTIONS) pod_v8_flags=$(config V8_FLAGS) pod_malloc_arenas=$(config MALLOC_ARENA_MAX) pod_mmap_threshold=$(config MALLOC_MMAP_THRESHOLD_)
+# request_id on every line of a request rides in an AsyncLocalStorage, which the ConfigMap's NODE_OPTIONS put on
+# AsyncContextFrame: the log correlation tests again on this Node.js with those options (jest's own heap above the pods' cap).
+NODE_OPTIONS="$pod_node_options --max-old-space-size=2048" node node_modules/jest/bin/jest.js --config jest.unit.config.cjs --ci \
+  libs/data-access/platform/src/lib/log-correlation.spec.ts >"$stage/log-correlation.log" 2>&1 \
+  || { echo "log correlation fails on Node.js $(node --version) with the pods' NODE_OPTIONS ($pod_node_options):"; tail -40 "$stage/log-correlation.log"; exit 1; }
+echo "    log correlation with the pods' NODE_OPTIONS ($pod_node_options): $(grep -oE 'Tests: +[0-9]+ passed' "$stage/log-correlation.log" | tr -s ' ')"
 port=39100
 for s in manifest-api payload-builder dispatcher retry-scheduler notifier; do
   port=$((port + 1))
