@@ -15,11 +15,13 @@
 #   npm run bench -- intake [RESULTS] [SUBMITTERS]        the API alone taking results in (12,000 after as many, 16 clients):
 #                      its CPU per submission beside the bench's own, GC, statements, latency to the 201;
 #                      BENCH_AGAINST=<folder of another build's bundles inside the repository, e.g. a copy of dist/apps
-#                      in dist/against> and/or BENCH_AGAINST_ENV="NAME=value …" run a second API beside it at the same
-#                      time and print the ratio of their CPU per submission
-#   npm run bench -- pair [RESULTS] [GOALS]               the whole system side by side (8,000 results each after a
-#                      quarter as many, 20 goals each): each service's CPU per delivery on either side and their ratio;
-#                      the other side as intake's (BENCH_AGAINST, BENCH_AGAINST_ENV), this build again without either
+#                      in dist/against> and/or BENCH_AGAINST_ENV='NAME=value NAME="a value with spaces" …' run a second
+#                      API beside it at the same time and print the ratio of their CPU per submission
+#   npm run bench -- pair [RATE|STEADY_JSON] [SECONDS] [GOALS]
+#                      two whole systems side by side, results arriving at each at RATE/s (default: a quarter of the
+#                      newest steady's throughput) for 60 s after 20 s of warm-up, 20 goals each: each service's CPU per
+#                      delivery on either side and their ratio; the other side as intake's (BENCH_AGAINST,
+#                      BENCH_AGAINST_ENV), this build again without either
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing). The services
 # run as the pods do: on the image's Node.js 22 (.local/node22), through deploy/docker/source-maps.cjs, with the
 # ConfigMap's NODE_OPTIONS, malloc settings and LOG_LEVEL (BENCH_LOG_LEVEL overrides the level).

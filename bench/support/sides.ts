@@ -1,8 +1,8 @@
 // Side by side: two copies of what a scenario runs, at the same time on the same machine, one of them another build
 // (BENCH_AGAINST: a folder of bundles inside the repository, e.g. a copy of dist/apps made before a change, so they
-// find its node_modules) and/or other settings (BENCH_AGAINST_ENV: `NAME=value NAME="a b" …`, for that side only). Both share the
-// cores at every moment, so the ratio of their CPU per unit of work does not move with how busy the host is from one
-// run to the next, as two runs one after the other do (docs/performance.md, thirty-sixth round).
+// find its node_modules) and/or other settings (BENCH_AGAINST_ENV: `NAME=value NAME="a b" …`, for that side only).
+// Both share the cores at every moment, so the ratio of their CPU per unit of work does not move with how busy the
+// host is from one run to the next, as two runs one after the other do (docs/performance.md, thirty-sixth round).
 import { closedLoop } from './arrivals';
 
 /** The other side: its bundles (this build's when undefined), its settings and the name it is printed under. */
