@@ -3,13 +3,14 @@
 // five built services on its own database and topic prefix, sharing the broker, the database server, one receiver
 // and the machine's cores. Results arrive at both at the same fixed rate (open loop, as degraded's and soak's do):
 // a closed loop would give the cheaper side more deliveries, and a delivery costs less the more of them share a
-// batch, so the sides would drift apart. First a warm-up round, then the measured one; every result of it must read
-// "delivered" through its side's API. Printed: each service's CPU per delivery on either side and their ratio, which
-// two runs one after the other resolve only to a tenth on these hosts. What a change to payload-builder or the
-// dispatcher costs shows here, where intake sees only the API.
+// batch, so the sides would drift apart. First a warm-up round, then measured rounds (BENCH_PAIR_ROUNDS, default 3)
+// with the systems kept up; every result must read "delivered" through its side's API. Printed: each round's ratio of
+// the sides' CPU per delivery, then each service's CPU per delivery on either side over all rounds, their ratio and
+// the median of the rounds' ratios, which two runs one after the other resolve only to a tenth on these hosts. What a
+// change to payload-builder or the dispatcher costs shows here, where intake sees only the API.
 //   npm run bench -- pair [RATE|STEADY_JSON] [SECONDS] [GOALS]
 //     per side: results/s (default: a quarter of the newest steady's throughput, so both together run at half of
-//     it), 60 s after 20 s to warm up, 20 goals
+//     it), rounds of 60 s after 20 s to warm up, 20 goals
 import { startReceiver, waitFor } from '@owd/testing';
 import { arrivalRate, arrive } from './support/arrivals';
 import { CostMeter, perUnit, ProcessMeter, ServerMeter, summarize, type LatencySummary } from './support/measure';
@@ -23,6 +24,8 @@ const RATE = process.argv[2] !== undefined && /^\d+(\.\d+)?$/.test(process.argv[
 const SECONDS = Number(process.argv[3] ?? 60);
 const WARM_UP_SECONDS = 20;
 const GOALS = Number(process.argv[4] ?? 20);
+/** Measured rounds (BENCH_PAIR_ROUNDS, default 3): the systems stay up between them; each round's ratio is printed. */
+const ROUNDS = Number(process.env['BENCH_PAIR_ROUNDS'] ?? 3);
 
 /** One whole system under test. */
 interface Side {
@@ -60,6 +63,75 @@ async function settled(sides: readonly Side[], answered: ReadonlyMap<string, num
   }
 }
 
+type Ratios = Record<ServiceName | 'services', number | null>;
+
+/** What one measured round read: CPU per process, the broker's and database's, each service's counters, its results. */
+interface Round {
+  startedAt: number;
+  cpuMs: Record<string, number>;
+  serverMs: Record<string, number>;
+  costs: Awaited<ReturnType<CostMeter['perUnit']>>;
+  peakRssMb: Record<string, number>;
+  /** Side name → result id → when its 201 came. */
+  accepted: Map<string, Map<string, number>>;
+}
+
+/**
+ * One measured round: results arrive at both sides for SECONDS, every one reaches the receiver and reads delivered
+ * through its side's API (or the run fails), and what every process spent meanwhile is read.
+ */
+async function measureRound(sides: readonly Side[], answered: ReadonlyMap<string, number>): Promise<Round> {
+  const key = (side: Side, service: string) => `${side.name}: ${service}`;
+  const pids = Object.fromEntries(sides.flatMap((side) => SERVICES.map((s) => [key(side, s), side.system.stack.pid(s) as number])));
+  const meter = new ProcessMeter({ ...pids, bench: process.pid });
+  const counters = new CostMeter(Object.fromEntries(sides.flatMap((side) =>
+    Object.entries(side.system.metricsUrls()).map(([s, url]) => [key(side, s), url]))));
+  const servers = new ServerMeter(sides[0].system.serverPids());
+  await counters.start();
+  meter.start();
+  servers.start();
+  const startedAt = Date.now();
+  await arriveTogether(sides, SECONDS);
+  await settled(sides, answered);
+  const cpuMs = meter.cpu();
+  const serverMs = servers.cpu();
+  const costs = await counters.perUnit(1);
+  const peakRssMb = meter.stop();
+  for (const side of sides) {
+    const ids = [...side.accepted.keys()];
+    const { reads, allSettled } = await readUntil(side.system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
+    if (!allSettled) {
+      const open = ids.filter((id) => reads.get(id)?.state.status !== 'delivered').length;
+      throw new Error(`${side.name}: ${open} of ${ids.length} results do not read delivered after 120 s`);
+    }
+  }
+  return { startedAt, cpuMs, serverMs, costs, peakRssMb, accepted: new Map(sides.map((side) => [side.name, side.accepted])) };
+}
+
+/** The readings summed name by name. */
+function sumOf(readings: readonly Record<string, number>[]): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const reading of readings) for (const [name, value] of Object.entries(reading)) sum[name] = (sum[name] ?? 0) + value;
+  return sum;
+}
+
+/** The second side's CPU per delivery ÷ the first's, service by service and for the five together. */
+function ratiosOf(rows: readonly { cpuMsPerDelivery: Record<ServiceName, number>; servicesCpuMsPerDelivery: number }[]): Ratios {
+  const ratio = (a: number, b: number) => (a > 0 ? Number((b / a).toFixed(3)) : null);
+  const [ours, theirs] = rows;
+  return {
+    ...Object.fromEntries(SERVICES.map((s) => [s, ratio(ours.cpuMsPerDelivery[s], theirs.cpuMsPerDelivery[s])])) as Record<ServiceName, number | null>,
+    services: ratio(ours.servicesCpuMsPerDelivery, theirs.servicesCpuMsPerDelivery),
+  };
+}
+
+function median(values: readonly (number | null)[]): number | null {
+  const sorted = values.filter((v): v is number => v !== null).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : Number(((sorted[mid - 1] + sorted[mid]) / 2).toFixed(3));
+}
+
 async function main(): Promise<void> {
   const host = machine();
   const against = againstFromEnv() ?? { bundles: undefined, env: {}, label: 'this build again' };
@@ -82,80 +154,71 @@ async function main(): Promise<void> {
     await arriveTogether(sides, WARM_UP_SECONDS);
     await settled(sides, answered);
 
-    const key = (side: Side, service: string) => `${side.name}: ${service}`;
-    const pids = Object.fromEntries(sides.flatMap((side) => SERVICES.map((s) => [key(side, s), side.system.stack.pid(s) as number])));
-    const meter = new ProcessMeter({ ...pids, bench: process.pid });
-    const counters = new CostMeter(Object.fromEntries(sides.flatMap((side) =>
-      Object.entries(side.system.metricsUrls()).map(([s, url]) => [key(side, s), url]))));
-    const servers = new ServerMeter(sides[0].system.serverPids());
-    await counters.start();
-    meter.start();
-    servers.start();
+    const rounds: Round[] = [];
     const loadAtStart = load();
-    const started = Date.now();
-    await arriveTogether(sides, SECONDS);
-    await settled(sides, answered);
-    const cpuMs = meter.cpu();
-    const serverMs = servers.cpu();
-    const costs = await counters.perUnit(1);
-    const peakRssMb = meter.stop();
-
-    // Every result of the round reads delivered through its own side's API, or the run fails.
-    for (const side of sides) {
-      const ids = [...side.accepted.keys()];
-      const { reads, allSettled } = await readUntil(side.system.api, ids, (r) => r.state.status === 'delivered', { timeoutMs: 120_000 });
-      if (!allSettled) {
-        const open = ids.filter((id) => reads.get(id)?.state.status !== 'delivered').length;
-        throw new Error(`${side.name}: ${open} of ${ids.length} results do not read delivered after 120 s`);
-      }
+    for (let r = 0; r < ROUNDS; r++) {
+      const round = await measureRound(sides, answered);
+      rounds.push(round);
+      const ratios = ratiosOf(sides.map((side) => perSide(side.name, [round])));
+      console.log(`round ${r + 1} of ${ROUNDS}, CPU per delivery, ${sides[1].name} ÷ this build: `
+        + [...SERVICES, 'services' as const].map((s) => `${s} ${ratios[s]}`).join(' · '));
     }
 
-    const deliveries = sides.reduce((sum, side) => sum + side.accepted.size, 0);
-    const rows = sides.map((side) => {
-      const n = side.accepted.size;
-      const ids = [...side.accepted.keys()];
-      const cpu = perUnit(Object.fromEntries(SERVICES.map((s) => [s, cpuMs[key(side, s)]])), n) as Record<ServiceName, number>;
-      const perDelivery = (k: 'statements' | 'commits' | 'gcMs') =>
-        Object.fromEntries(SERVICES.map((s) => [s, Number(((costs[key(side, s)][k] ?? 0) / n).toFixed(2))])) as Record<ServiceName, number>;
-      const latency: LatencySummary | null = summarize(ids.map((id) => (answered.get(id) as number) - (side.accepted.get(id) as number)));
-      return {
-        side: side.name, deliveries: n,
-        deliveredPerSecond: Math.round(n / ((Math.max(...ids.map((id) => answered.get(id) as number)) - started) / 1000)),
-        cpuMsPerDelivery: cpu, servicesCpuMsPerDelivery: Number(SERVICES.reduce((sum, s) => sum + cpuMs[key(side, s)] / n, 0).toFixed(2)),
-        statementsPerDelivery: perDelivery('statements'), commitsPerDelivery: perDelivery('commits'), gcMsPerDelivery: perDelivery('gcMs'),
-        peakRssMb: Object.fromEntries(SERVICES.map((s) => [s, peakRssMb[key(side, s)]])) as Record<ServiceName, number>,
-        latencyToReceiverMs: latency,
-      };
-    });
+    const rows = sides.map((side) => perSide(side.name, rounds));
     const [ours, theirs] = rows;
-    const ratio = (a: number, b: number) => (a > 0 ? Number((b / a).toFixed(3)) : null);
-    const ratios: Record<ServiceName | 'services', number | null> = {
-      ...Object.fromEntries(SERVICES.map((s) => [s, ratio(ours.cpuMsPerDelivery[s], theirs.cpuMsPerDelivery[s])])) as Record<ServiceName, number | null>,
-      services: ratio(ours.servicesCpuMsPerDelivery, theirs.servicesCpuMsPerDelivery),
-    };
+    const ratios = ratiosOf(rows);
+    const perRound = rounds.map((round) => ratiosOf(sides.map((side) => perSide(side.name, [round]))));
+    const medians = Object.fromEntries([...SERVICES, 'services' as const].map((s) => [s, median(perRound.map((r) => r[s]))])) as Ratios;
 
-    console.log(`\npair: two whole systems side by side, results arriving at ${RATE}/s at each for ${SECONDS} s after ${WARM_UP_SECONDS} s `
-      + `to warm up, ${GOALS} goals each; one receiver answering 204 at once`);
+    console.log(`\npair: two whole systems side by side, results arriving at ${RATE}/s at each, ${ROUNDS} rounds of ${SECONDS} s after `
+      + `${WARM_UP_SECONDS} s to warm up, ${GOALS} goals each; one receiver answering 204 at once`);
     console.table(Object.fromEntries([...SERVICES, 'services' as const].map((s) => [s, {
       [`${ours.side}: CPU ms / delivery`]: s === 'services' ? ours.servicesCpuMsPerDelivery : ours.cpuMsPerDelivery[s],
       [`${theirs.side}: CPU ms / delivery`]: s === 'services' ? theirs.servicesCpuMsPerDelivery : theirs.cpuMsPerDelivery[s],
       'ratio (theirs ÷ this build)': ratios[s],
+      'ratio, median of the rounds': medians[s],
       'SQL statements / delivery (this · theirs)': s === 'services' ? '' : `${ours.statementsPerDelivery[s]} · ${theirs.statementsPerDelivery[s]}`,
       'GC ms / delivery (this · theirs)': s === 'services' ? '' : `${ours.gcMsPerDelivery[s]} · ${theirs.gcMsPerDelivery[s]}`,
       'peak RSS MB (this · theirs)': s === 'services' ? '' : `${ours.peakRssMb[s]} · ${theirs.peakRssMb[s]}`,
     }])));
     for (const row of rows) {
-      console.log(`${row.side}: ${row.deliveries} delivered at ${row.deliveredPerSecond}/s; accepted → at the receiver p50 `
+      console.log(`${row.side}: ${row.deliveries} delivered, the slowest round at ${row.deliveredPerSecond}/s; accepted → at the receiver p50 `
         + `${row.latencyToReceiverMs?.p50} ms, p99 ${row.latencyToReceiverMs?.p99} ms`);
     }
-    const shared = perUnit({ ...serverMs, bench: cpuMs['bench'] }, deliveries);
+    const deliveries = rows.reduce((sum, row) => sum + row.deliveries, 0);
+    const shared = perUnit(sumOf(rounds.map((round) => ({ ...round.serverMs, bench: round.cpuMs['bench'] }))), deliveries);
     console.log(`shared, CPU ms per delivery of either side: ${Object.entries(shared).map(([n, ms]) => `${n} ${ms}`).join(', ')}`);
-    console.log(`CPU per delivery, ${theirs.side} ÷ this build: services ${ratios.services}`);
+    console.log(`CPU per delivery, ${theirs.side} ÷ this build: services ${ratios.services} (rounds: ${perRound.map((r) => r.services).join(' · ')})`);
     console.log(conditions(host));
     writeResult('pair', {
-      scenario: 'pair', machine: host, ratePerSide: RATE, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, goals: GOALS,
-      loadAverage: { start: loadAtStart, end: load() }, sharedCpuMsPerDelivery: shared, sides: rows, cpuRatioTheirsOverThis: ratios,
+      scenario: 'pair', machine: host, ratePerSide: RATE, rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, goals: GOALS,
+      loadAverage: { start: loadAtStart, end: load() }, sharedCpuMsPerDelivery: shared, sides: rows,
+      cpuRatioTheirsOverThis: ratios, cpuRatioByRound: perRound, cpuRatioMedianOfRounds: medians,
     });
+
+    /** One side's figures over the given rounds: CPU, statements, commits and collector time per delivery, RSS, latency. */
+    function perSide(name: string, over: readonly Round[]) {
+      const n = over.reduce((sum, round) => sum + (round.accepted.get(name)?.size ?? 0), 0);
+      const cpuMs = sumOf(over.map((round) => round.cpuMs));
+      const costs = (k: 'statements' | 'commits' | 'gcMs') => sumOf(over.map((round) =>
+        Object.fromEntries(Object.entries(round.costs).map(([key, c]) => [key, c[k] ?? 0]))));
+      const perDelivery = (totals: Record<string, number>) =>
+        Object.fromEntries(SERVICES.map((s) => [s, Number(((totals[`${name}: ${s}`] ?? 0) / n).toFixed(2))])) as Record<ServiceName, number>;
+      const accepted = over.flatMap((round) => [...(round.accepted.get(name) ?? new Map<string, number>())]);
+      const last = over[over.length - 1];
+      return {
+        side: name, deliveries: n,
+        deliveredPerSecond: Math.min(...over.map((round) => {
+          const ids = [...(round.accepted.get(name) ?? new Map<string, number>()).keys()];
+          return Math.round(ids.length / ((Math.max(...ids.map((id) => answered.get(id) as number)) - round.startedAt) / 1000));
+        })),
+        cpuMsPerDelivery: perDelivery(cpuMs),
+        servicesCpuMsPerDelivery: Number(SERVICES.reduce((sum, s) => sum + (cpuMs[`${name}: ${s}`] ?? 0) / n, 0).toFixed(2)),
+        statementsPerDelivery: perDelivery(costs('statements')), commitsPerDelivery: perDelivery(costs('commits')), gcMsPerDelivery: perDelivery(costs('gcMs')),
+        peakRssMb: Object.fromEntries(SERVICES.map((s) => [s, last.peakRssMb[`${name}: ${s}`]])) as Record<ServiceName, number>,
+        latencyToReceiverMs: summarize(accepted.map(([id, at]) => (answered.get(id) as number) - at)) as LatencySummary | null,
+      };
+    }
   } finally {
     for (const side of sides) await side.system.close();
     await receiver.close();

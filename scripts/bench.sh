@@ -19,9 +19,9 @@
 #                      API beside it at the same time and print the ratio of their CPU per submission
 #   npm run bench -- pair [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      two whole systems side by side, results arriving at each at RATE/s (default: a quarter of the
-#                      newest steady's throughput) for 60 s after 20 s of warm-up, 20 goals each: each service's CPU per
-#                      delivery on either side and their ratio; the other side as intake's (BENCH_AGAINST,
-#                      BENCH_AGAINST_ENV), this build again without either
+#                      newest steady's throughput), BENCH_PAIR_ROUNDS rounds (3) of 60 s after 20 s of warm-up, 20 goals
+#                      each: each service's CPU per delivery on either side, their ratio and each round's; the other
+#                      side as intake's (BENCH_AGAINST, BENCH_AGAINST_ENV), this build again without either
 # The end-to-end scenarios build the services first and need Kafka and PostgreSQL (started when missing). The services
 # run as the pods do: on the image's Node.js 22 (.local/node22), through deploy/docker/source-maps.cjs, with the
 # ConfigMap's NODE_OPTIONS, malloc settings and LOG_LEVEL (BENCH_LOG_LEVEL overrides the level).
