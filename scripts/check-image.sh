@@ -2,7 +2,9 @@
 # Checks the production image's layout without a Docker engine: stages exactly what the Dockerfile's
 # last stage holds (production dependencies, dist/apps, the entrypoint) in a temporary folder, then
 # runs every service through the entrypoint — migrate, await-schema, start, probes, SIGTERM — against the given
-# DATABASE_URL and KAFKA_BROKERS (the integration tests' servers when run from `npm test`).
+# DATABASE_URL and KAFKA_BROKERS (the integration tests' servers when run from `npm test`). On the image's Node.js
+# with the ConfigMap's NODE_OPTIONS it also runs the log correlation tests (from the repository's dev dependencies),
+# since those options change how AsyncLocalStorage carries a request's id.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 : "${DATABASE_URL:?DATABASE_URL is required}" "${KAFKA_BROKERS:?KAFKA_BROKERS is required}"
