@@ -7,13 +7,41 @@
 // Side by side (support/sides.ts): BENCH_AGAINST and/or BENCH_AGAINST_ENV run a second API at the same time, with its
 // own database, topic prefix and clients, and the ratio of their CPU per submission is printed.
 import { startReceiver } from '@owd/testing';
+import { closedLoop } from './support/arrivals';
 import { CostMeter, ProcessMeter, summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
-import { againstFromEnv, submitTogether, type Submitting } from './support/sides';
+import { againstFromEnv } from './support/sides';
 import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
 const SUBMITTERS = Number(process.argv[3] ?? 16);
+
+/** What submitTogether counts for a side: submissions answered, and each one's time to its answer (ms). */
+interface Submitting {
+  done: number;
+  took: number[];
+}
+
+/**
+ * Every side's `clients` submit `first` … `first + count - 1` in a closed loop; once one side has had them all
+ * answered, the others' loops stop at their next submission, so what is counted covers only time when all sides ran.
+ */
+async function submitTogether<S extends Submitting>(
+  sides: readonly S[], clients: number, first: number, count: number, submit: (side: S, i: number) => Promise<void>,
+): Promise<void> {
+  let finished = false;
+  await Promise.all(sides.map(async (side) => {
+    await closedLoop(clients, first, count, async (i) => {
+      if (finished) return;
+      const started = performance.now();
+      await submit(side, i);
+      if (finished) return;
+      side.took.push(performance.now() - started);
+      side.done += 1;
+    });
+    finished = true;
+  }));
+}
 
 /** One API under test, with its own database and topic prefix, and its own clients. */
 interface Side extends Submitting {

@@ -19,8 +19,9 @@ import { readUntil } from './support/result-states';
 import { againstFromEnv } from './support/sides';
 import { BenchSystem, SERVICES, type ServiceName } from './support/system';
 
-const RATE = process.argv[2] !== undefined && /^\d+(\.\d+)?$/.test(process.argv[2])
-  ? Number(process.argv[2]) : arrivalRate(process.argv[2]).rate / 2;
+// A rate given is per side; one taken from a steady run is half its throughput, shared by the two sides.
+const arrival = arrivalRate(process.argv[2]);
+const RATE = arrival.steadyFile === null ? arrival.rate : arrival.rate / 2;
 const SECONDS = Number(process.argv[3] ?? 60);
 const WARM_UP_SECONDS = 20;
 const GOALS = Number(process.argv[4] ?? 20);

@@ -3,8 +3,6 @@
 // find its node_modules) and/or other settings (BENCH_AGAINST_ENV: `NAME=value NAME="a b" …`, for that side only).
 // Both share the cores at every moment, so the ratio of their CPU per unit of work does not move with how busy the
 // host is from one run to the next, as two runs one after the other do (docs/performance.md, thirty-sixth round).
-import { closedLoop } from './arrivals';
-
 /** The other side: its bundles (this build's when undefined), its settings and the name it is printed under. */
 export interface Against {
   bundles: string | undefined;
@@ -35,31 +33,4 @@ export function againstFromEnv(env: NodeJS.ProcessEnv = process.env): Against | 
   if (bundles === undefined && Object.keys(settings).length === 0) return undefined;
   const label = [bundles ?? 'this build', ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)].join(', ');
   return { bundles, env: settings, label };
-}
-
-/** What submitTogether counts for a side: submissions answered, and each one's time to its answer (ms). */
-export interface Submitting {
-  done: number;
-  took: number[];
-}
-
-/**
- * Every side's `clients` submit `first` … `first + count - 1` in a closed loop; once one side has had them all
- * answered, the others' loops stop at their next submission, so what is counted covers only time when all sides ran.
- */
-export async function submitTogether<S extends Submitting>(
-  sides: readonly S[], clients: number, first: number, count: number, submit: (side: S, i: number) => Promise<void>,
-): Promise<void> {
-  let finished = false;
-  await Promise.all(sides.map(async (side) => {
-    await closedLoop(clients, first, count, async (i) => {
-      if (finished) return;
-      const started = performance.now();
-      await submit(side, i);
-      if (finished) return;
-      side.took.push(performance.now() - started);
-      side.done += 1;
-    });
-    finished = true;
-  }));
 }
