@@ -35,7 +35,8 @@ describe('manifest-api migration: failed_results', () => {
   });
 
   it('lists the results failed before it, keeps the list after it, and going down restores the partial index', async () => {
-    expect(MIGRATIONS.slice(-2).map((m) => m.name)).toEqual(['FailedResults1795824000000', 'OutboxRowsUncompressed1795910400000']);
+    expect(MIGRATIONS.slice(-3).map((m) => m.name)).toEqual(['FailedResults1795824000000', 'OutboxRowsUncompressed1795910400000', 'ContentWithoutPglz1796083200000']);
+    await dataSource.undoLastMigration({ transaction: 'each' }); // content without pglz
     await dataSource.undoLastMigration({ transaction: 'each' }); // outbox rows uncompressed
     await dataSource.undoLastMigration({ transaction: 'each' });
     expect(await indexes()).toContain('results_failed_idx');
@@ -63,6 +64,7 @@ describe('manifest-api migration: failed_results', () => {
       { result_id: 'res_failed_after', failed_at: new Date('2026-11-23T08:00:00Z') },
     ]);
 
+    await dataSource.undoLastMigration({ transaction: 'each' }); // content without pglz
     await dataSource.undoLastMigration({ transaction: 'each' }); // outbox rows uncompressed
     await dataSource.undoLastMigration({ transaction: 'each' });
     expect(await indexes()).toContain('results_failed_idx');

@@ -12,3 +12,4 @@ export * from './lib/batched-read';
 export * from './lib/joint-reads';
 export * from './lib/packed-bytes';
 export * from './lib/columns';
+export * from './lib/content-storage';

@@ -1,3 +1,4 @@
+import { contentWithoutPglz } from '@owd/database';
 import { outboxRowsUncompressed, processedEventsRetention } from '@owd/kafka';
 import { Init1763769600000 } from './1763769600000-init';
 import { Access1763856000000 } from './1763856000000-access';
@@ -25,4 +26,5 @@ export const MIGRATIONS = [Init1763769600000, Access1763856000000, Goals17638560
   FieldValuesVersion1795651200000,
   FailedResults1795824000000,
   outboxRowsUncompressed('manifest_api'),
+  contentWithoutPglz([{ table: 'manifest_api.results', column: 'content' }, { table: 'manifest_api.result_revisions', column: 'content' }]),
 ];
