@@ -13,7 +13,7 @@
 //     it), rounds of 60 s after 20 s to warm up, 20 goals
 import { startReceiver, waitFor } from '@owd/testing';
 import { arrivalRate, arrive } from './support/arrivals';
-import { CostMeter, perUnit, ProcessMeter, ServerMeter, summarize, type LatencySummary } from './support/measure';
+import { CostMeter, DatabaseCpuMeter, perUnit, ProcessMeter, ServerMeter, summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { readUntil } from './support/result-states';
 import { againstFromEnv } from './support/sides';
@@ -64,13 +64,17 @@ async function settled(sides: readonly Side[], answered: ReadonlyMap<string, num
   }
 }
 
-type Ratios = Record<ServiceName | 'services', number | null>;
+/** What the ratios are taken of: each service, the five together, and the database server's work for each side. */
+const COMPARED = [...SERVICES, 'services', 'postgres'] as const;
+type Ratios = Record<(typeof COMPARED)[number], number | null>;
 
 /** What one measured round read: CPU per process, the broker's and database's, each service's counters, its results. */
 interface Round {
   startedAt: number;
   cpuMs: Record<string, number>;
   serverMs: Record<string, number>;
+  /** Side name → CPU ms of the PostgreSQL processes working on its database (empty when the server is not local). */
+  databaseMs: Record<string, number>;
   costs: Awaited<ReturnType<CostMeter['perUnit']>>;
   peakRssMb: Record<string, number>;
   /** Side name → result id → when its 201 came. */
@@ -87,15 +91,22 @@ async function measureRound(sides: readonly Side[], answered: ReadonlyMap<string
   const meter = new ProcessMeter({ ...pids, bench: process.pid });
   const counters = new CostMeter(Object.fromEntries(sides.flatMap((side) =>
     Object.entries(side.system.metricsUrls()).map(([s, url]) => [key(side, s), url]))));
-  const servers = new ServerMeter(sides[0].system.serverPids());
+  const serverPids = sides[0].system.serverPids();
+  const servers = new ServerMeter(serverPids);
+  const databases = serverPids.postgres === undefined ? undefined
+    : new DatabaseCpuMeter(serverPids.postgres, sides.map((side) => side.system.databaseName));
   await counters.start();
   meter.start();
   servers.start();
+  databases?.start();
   const startedAt = Date.now();
   await arriveTogether(sides, SECONDS);
   await settled(sides, answered);
   const cpuMs = meter.cpu();
   const serverMs = servers.cpu();
+  const byDatabase = databases?.stop() ?? {};
+  const databaseMs = Object.fromEntries(sides.filter((side) => side.system.databaseName in byDatabase)
+    .map((side) => [side.name, byDatabase[side.system.databaseName]]));
   const costs = await counters.perUnit(1);
   const peakRssMb = meter.stop();
   for (const side of sides) {
@@ -106,7 +117,7 @@ async function measureRound(sides: readonly Side[], answered: ReadonlyMap<string
       throw new Error(`${side.name}: ${open} of ${ids.length} results do not read delivered after 120 s`);
     }
   }
-  return { startedAt, cpuMs, serverMs, costs, peakRssMb, accepted: new Map(sides.map((side) => [side.name, side.accepted])) };
+  return { startedAt, cpuMs, serverMs, databaseMs, costs, peakRssMb, accepted: new Map(sides.map((side) => [side.name, side.accepted])) };
 }
 
 /** The readings summed name by name. */
@@ -116,13 +127,21 @@ function sumOf(readings: readonly Record<string, number>[]): Record<string, numb
   return sum;
 }
 
-/** The second side's CPU per delivery ÷ the first's, service by service and for the five together. */
-function ratiosOf(rows: readonly { cpuMsPerDelivery: Record<ServiceName, number>; servicesCpuMsPerDelivery: number }[]): Ratios {
-  const ratio = (a: number, b: number) => (a > 0 ? Number((b / a).toFixed(3)) : null);
+interface SideCpu {
+  cpuMsPerDelivery: Record<ServiceName, number>;
+  servicesCpuMsPerDelivery: number;
+  /** The PostgreSQL processes working on the side's database, per delivery; null when the server is not local. */
+  postgresCpuMsPerDelivery: number | null;
+}
+
+/** The second side's CPU per delivery ÷ the first's, service by service, for the five together and for PostgreSQL. */
+function ratiosOf(rows: readonly SideCpu[]): Ratios {
+  const ratio = (a: number | null, b: number | null) => (a !== null && b !== null && a > 0 ? Number((b / a).toFixed(3)) : null);
   const [ours, theirs] = rows;
   return {
     ...Object.fromEntries(SERVICES.map((s) => [s, ratio(ours.cpuMsPerDelivery[s], theirs.cpuMsPerDelivery[s])])) as Record<ServiceName, number | null>,
     services: ratio(ours.servicesCpuMsPerDelivery, theirs.servicesCpuMsPerDelivery),
+    postgres: ratio(ours.postgresCpuMsPerDelivery, theirs.postgresCpuMsPerDelivery),
   };
 }
 
@@ -162,25 +181,28 @@ async function main(): Promise<void> {
       rounds.push(round);
       const ratios = ratiosOf(sides.map((side) => perSide(side.name, [round])));
       console.log(`round ${r + 1} of ${ROUNDS}, CPU per delivery, ${sides[1].name} ÷ this build: `
-        + [...SERVICES, 'services' as const].map((s) => `${s} ${ratios[s]}`).join(' · '));
+        + COMPARED.map((s) => `${s} ${ratios[s]}`).join(' · '));
     }
 
     const rows = sides.map((side) => perSide(side.name, rounds));
     const [ours, theirs] = rows;
     const ratios = ratiosOf(rows);
     const perRound = rounds.map((round) => ratiosOf(sides.map((side) => perSide(side.name, [round]))));
-    const medians = Object.fromEntries([...SERVICES, 'services' as const].map((s) => [s, median(perRound.map((r) => r[s]))])) as Ratios;
+    const medians = Object.fromEntries(COMPARED.map((s) => [s, median(perRound.map((r) => r[s]))])) as Ratios;
 
     console.log(`\npair: two whole systems side by side, results arriving at ${RATE}/s at each, ${ROUNDS} rounds of ${SECONDS} s after `
       + `${WARM_UP_SECONDS} s to warm up, ${GOALS} goals each; one receiver answering 204 at once`);
-    console.table(Object.fromEntries([...SERVICES, 'services' as const].map((s) => [s, {
-      [`${ours.side}: CPU ms / delivery`]: s === 'services' ? ours.servicesCpuMsPerDelivery : ours.cpuMsPerDelivery[s],
-      [`${theirs.side}: CPU ms / delivery`]: s === 'services' ? theirs.servicesCpuMsPerDelivery : theirs.cpuMsPerDelivery[s],
+    const cpuOf = (row: SideCpu, s: (typeof COMPARED)[number]) =>
+      (s === 'services' ? row.servicesCpuMsPerDelivery : s === 'postgres' ? row.postgresCpuMsPerDelivery : row.cpuMsPerDelivery[s]);
+    const service = (s: (typeof COMPARED)[number]): s is ServiceName => s !== 'services' && s !== 'postgres';
+    console.table(Object.fromEntries(COMPARED.map((s) => [s === 'postgres' ? 'postgres (its database\'s backends)' : s, {
+      [`${ours.side}: CPU ms / delivery`]: cpuOf(ours, s),
+      [`${theirs.side}: CPU ms / delivery`]: cpuOf(theirs, s),
       'ratio (theirs ÷ this build)': ratios[s],
       'ratio, median of the rounds': medians[s],
-      'SQL statements / delivery (this · theirs)': s === 'services' ? '' : `${ours.statementsPerDelivery[s]} · ${theirs.statementsPerDelivery[s]}`,
-      'GC ms / delivery (this · theirs)': s === 'services' ? '' : `${ours.gcMsPerDelivery[s]} · ${theirs.gcMsPerDelivery[s]}`,
-      'peak RSS MB (this · theirs)': s === 'services' ? '' : `${ours.peakRssMb[s]} · ${theirs.peakRssMb[s]}`,
+      'SQL statements / delivery (this · theirs)': service(s) ? `${ours.statementsPerDelivery[s]} · ${theirs.statementsPerDelivery[s]}` : '',
+      'GC ms / delivery (this · theirs)': service(s) ? `${ours.gcMsPerDelivery[s]} · ${theirs.gcMsPerDelivery[s]}` : '',
+      'peak RSS MB (this · theirs)': service(s) ? `${ours.peakRssMb[s]} · ${theirs.peakRssMb[s]}` : '',
     }])));
     for (const row of rows) {
       console.log(`${row.side}: ${row.deliveries} delivered, the slowest round at ${row.deliveredPerSecond}/s; accepted → at the receiver p50 `
@@ -189,7 +211,8 @@ async function main(): Promise<void> {
     const deliveries = rows.reduce((sum, row) => sum + row.deliveries, 0);
     const shared = perUnit(sumOf(rounds.map((round) => ({ ...round.serverMs, bench: round.cpuMs['bench'] }))), deliveries);
     console.log(`shared, CPU ms per delivery of either side: ${Object.entries(shared).map(([n, ms]) => `${n} ${ms}`).join(', ')}`);
-    console.log(`CPU per delivery, ${theirs.side} ÷ this build: services ${ratios.services} (rounds: ${perRound.map((r) => r.services).join(' · ')})`);
+    console.log(`CPU per delivery, ${theirs.side} ÷ this build: services ${ratios.services} (rounds: ${perRound.map((r) => r.services).join(' · ')}), `
+      + `PostgreSQL for its database ${ratios.postgres} (rounds: ${perRound.map((r) => r.postgres).join(' · ')})`);
     console.log(conditions(host));
     writeResult('pair', {
       scenario: 'pair', machine: host, ratePerSide: RATE, rounds: ROUNDS, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, goals: GOALS,
@@ -215,6 +238,8 @@ async function main(): Promise<void> {
         })),
         cpuMsPerDelivery: perDelivery(cpuMs),
         servicesCpuMsPerDelivery: Number(SERVICES.reduce((sum, s) => sum + (cpuMs[`${name}: ${s}`] ?? 0) / n, 0).toFixed(2)),
+        postgresCpuMsPerDelivery: over.every((round) => name in round.databaseMs)
+          ? Number((over.reduce((sum, round) => sum + round.databaseMs[name], 0) / n).toFixed(2)) : null,
         statementsPerDelivery: perDelivery(costs('statements')), commitsPerDelivery: perDelivery(costs('commits')), gcMsPerDelivery: perDelivery(costs('gcMs')),
         peakRssMb: Object.fromEntries(SERVICES.map((s) => [s, last.peakRssMb[`${name}: ${s}`]])) as Record<ServiceName, number>,
         latencyToReceiverMs: summarize(accepted.map(([id, at]) => (answered.get(id) as number) - at)) as LatencySummary | null,

@@ -114,6 +114,53 @@ export class ServerMeter {
   }
 }
 
+/**
+ * CPU of the PostgreSQL processes that work for each of some databases: the backends of its connections and the
+ * autovacuum workers on it, told apart by their process titles (`postgres: <user> <database> <client> <state>`,
+ * `postgres: autovacuum worker <database>`). What pair needs to compare the database's work of two systems that share
+ * one server. A backend's time is read every second and at the end, so one that ends within the window loses at most
+ * its last second (the services' pools keep theirs while busy); one born in the window counts from zero. The server's
+ * own processes (WAL writer, checkpointer, background writer) work for every database and are left out.
+ */
+export class DatabaseCpuMeter {
+  /** pid → its database and CPU ms at first sight (0 for one born after start), and at the last. */
+  private readonly seen = new Map<number, { database: string; first: number; last: number }>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly serverPid: number, private readonly databases: readonly string[]) {}
+
+  start(): void {
+    this.seen.clear();
+    this.sample(true);
+    this.timer = setInterval(() => this.sample(false), 1000);
+  }
+
+  /** CPU ms per database since start(). */
+  stop(): Record<string, number> {
+    this.sample(false);
+    clearInterval(this.timer);
+    const out: Record<string, number> = Object.fromEntries(this.databases.map((d) => [d, 0]));
+    for (const { database, first, last } of this.seen.values()) out[database] += last - first;
+    return out;
+  }
+
+  private sample(atStart: boolean): void {
+    for (const pid of descendants(this.serverPid)) {
+      try {
+        const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').split(' ');
+        const database = this.databases.find((d) => words.includes(d));
+        if (database === undefined) continue;
+        const cpu = cpuMs(pid);
+        const known = this.seen.get(pid);
+        if (known) known.last = cpu;
+        else this.seen.set(pid, { database, first: atStart ? cpu : 0, last: cpu });
+      } catch {
+        // Gone meanwhile: its time up to the last reading is counted.
+      }
+    }
+  }
+}
+
 export interface SchedulerCounts {
   /** Time the threads were runnable but waited for a core (the kernel's run-queue wait), ms. */
   waitMs: number;

@@ -172,6 +172,11 @@ export class BenchSystem {
     return Object.fromEntries(SERVICES.map((s) => [s, this.stack.pid(s) as number])) as Record<ServiceName, number>;
   }
 
+  /** The name of this system's database on the shared server (its backends carry it in their process titles). */
+  get databaseName(): string {
+    return new URL(this.db.url).pathname.slice(1);
+  }
+
   /** The processes of the local broker and database, when they run on this machine (for their CPU). */
   serverPids(): { kafka: number | undefined; postgres: number | undefined } {
     const port = (address: string) => Number(address.split(':').pop());
