@@ -12,7 +12,7 @@ mkdir -p test-artifacts
 # The integration suite starts its own broker and database when none is given or already up (libs/testing's
 # infra), and the image check below uses them too; whatever this run started, it stops when it ends, so it
 # leaves nothing listening and a second run on the same machine starts cleanly. (The fault suite stops its own.)
-test_kafka_port=${TEST_KAFKA_PORT:-29092} test_pg_port=${TEST_PG_PORT:-55433}
+test_kafka_port=${TEST_KAFKA_PORT:-29092} test_pg_port=${TEST_PG_PORT:-15433}
 stop_kafka=0 stop_pg=0
 [ -z "${KAFKA_BROKERS:-}" ] && ! listening "$test_kafka_port" && stop_kafka=1
 [ -z "${DATABASE_URL:-}" ] && ! listening "$test_pg_port" && stop_pg=1
@@ -49,7 +49,7 @@ cat test-artifacts/faults/ledger.txt 2>/dev/null || true
 say "production image layout (production dependencies only, through the entrypoint, on the image's Node.js 22)"
 node22=$(image_node_path)
 PATH="${node22:+$node22:}$PATH" \
-DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:${TEST_PG_PORT:-55433}/postgres} \
+DATABASE_URL=${DATABASE_URL:-postgres://postgres:postgres@127.0.0.1:${TEST_PG_PORT:-15433}/postgres} \
 KAFKA_BROKERS=${KAFKA_BROKERS:-127.0.0.1:${TEST_KAFKA_PORT:-29092}} bash scripts/check-image.sh
 
 node -e '

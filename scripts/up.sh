@@ -16,9 +16,9 @@ npx nx run-many -t build --projects="$(IFS=,; echo "${SERVICES[*]}")" --output-s
   || { tail -40 .local/logs/build.log; exit 1; }
 
 if [ -z "${DATABASE_URL:-}" ]; then
-  say "PostgreSQL (embedded, real binaries) on 127.0.0.1:55432"
+  say "PostgreSQL (embedded, real binaries) on 127.0.0.1:15432"
   node tools/postgres/postgres.mjs start
-  export DATABASE_URL=postgres://postgres:postgres@127.0.0.1:55432/postgres
+  export DATABASE_URL=postgres://postgres:postgres@127.0.0.1:15432/postgres
 fi
 if [ -z "${KAFKA_BROKERS:-}" ]; then
   say "Apache Kafka (KRaft, single node) on 127.0.0.1:9092"

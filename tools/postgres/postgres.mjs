@@ -10,7 +10,7 @@ import pg from 'pg';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dir = resolve(process.env.PG_DIR ?? join(root, '.local/postgres'));
-const port = Number(process.env.PG_PORT ?? 55432);
+const port = Number(process.env.PG_PORT ?? 15432);
 const pidFile = join(dir, 'supervisor.pid');
 const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
 

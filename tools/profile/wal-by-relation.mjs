@@ -2,14 +2,14 @@
 // the rows, index entries, row locks and page images behind a delivery, where the server's CPU is spent per record.
 //   node tools/profile/wal-by-relation.mjs [SECONDS, default 60] [START_SECONDS, default 0] [PER, default 1] [TOP, default 40]
 // Start it beside a bench run; PER divides the figures (the number of deliveries in the window gives them per delivery).
-// The server is PG_URL (default: the bench's, tools/postgres with PG_PORT 55433); its user must be allowed to create the
+// The server is PG_URL (default: the bench's, tools/postgres with PG_PORT 15433); its user must be allowed to create the
 // extension pg_walinspect (PostgreSQL 15+; the embedded server has it). The WAL is read every 2 s as it is written, so
 // segments a checkpoint recycles do not matter, and every database's relations are named while they exist (the bench
 // drops its database at the end). Relations are grouped by schema and name across databases.
 import pg from 'pg';
 
 const [seconds = '60', startSeconds = '0', per = '1', top = '40'] = process.argv.slice(2);
-const url = process.env.PG_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.PG_PORT ?? 55433}/postgres`;
+const url = process.env.PG_URL ?? `postgres://postgres:postgres@127.0.0.1:${process.env.PG_PORT ?? 15433}/postgres`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const admin = new pg.Client({ connectionString: url });

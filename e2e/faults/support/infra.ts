@@ -7,10 +7,11 @@ const REPO_ROOT = resolve(__dirname, '../../..');
 
 /**
  * The broker and the database of the fault suite: its own, on ports apart from the integration suite's
- * and `npm start`'s, because the suite restarts and stops them. Data survives a restart (the same folders).
+ * and `npm start`'s, because the suite restarts and stops them. Data survives a restart (the same folders). Below
+ * Linux's ephemeral range, as every fixed port of the project (libs/testing's infra.ts says why).
  */
-export const FAULT_KAFKA_PORT = Number(process.env['FAULT_KAFKA_PORT'] ?? 39092);
-export const FAULT_PG_PORT = Number(process.env['FAULT_PG_PORT'] ?? 55434);
+export const FAULT_KAFKA_PORT = Number(process.env['FAULT_KAFKA_PORT'] ?? 19092);
+export const FAULT_PG_PORT = Number(process.env['FAULT_PG_PORT'] ?? 15434);
 
 const kafkaEnv = {
   KAFKA_DIR: resolve(REPO_ROOT, '.local/kafka-faults'),

@@ -3,9 +3,14 @@ import { resolve } from 'node:path';
 
 export const REPO_ROOT = resolve(__dirname, '../../../..');
 
-/** Ports of the test-only broker and database, apart from the ones `npm start` uses. */
+/**
+ * Ports of the test-only broker and database, apart from the ones `npm start` uses. Every fixed port of the project is
+ * below Linux's ephemeral range (32768–60999): a port inside it can be held, at the moment a server starts or
+ * restarts, as the local end of some client's connection, and the server then cannot listen on it (the fault suite's
+ * PostgreSQL once did not start on 55434 so).
+ */
 const TEST_KAFKA_PORT = process.env['TEST_KAFKA_PORT'] ?? '29092';
-const TEST_PG_PORT = process.env['TEST_PG_PORT'] ?? '55433';
+const TEST_PG_PORT = process.env['TEST_PG_PORT'] ?? '15433';
 
 /** True when something accepts TCP connections on 127.0.0.1:port (a broker left by an earlier run). */
 function listening(port: string): boolean {
