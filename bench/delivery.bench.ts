@@ -6,7 +6,7 @@ import { Pool } from 'undici';
 import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
 import { closedLoop } from './support/arrivals';
-import { CostMeter, latencies, ProcessMeter, perUnit, QueueMeter, queueLine, schedulerLines, ServerMeter, systemSchedulerMeter } from './support/measure';
+import { CostMeter, latencies, ProcessMeter, perUnit, QueueMeter, queueLine, schedulerLines, ServerMeter, systemSchedulerMeter, WalMeter } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
@@ -78,6 +78,8 @@ async function main(): Promise<void> {
     await database.start();
     const servers = new ServerMeter(system.serverPids());
     servers.start();
+    const wal = new WalMeter(system.serverUrl);
+    await wal.start();
     const scheduler = systemSchedulerMeter(system);
     scheduler.start();
     const queues = new QueueMeter(system.metricsUrls(), QUEUE_SAMPLE_SECONDS);
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
     const cpu = meter.cpu();
     const databasePerDelivery = await database.perUnit(RESULTS);
     const serverCpu = servers.cpu();
+    const walWritten = await wal.written();
     const schedulerPerDelivery = scheduler.perUnit(RESULTS);
     const benchUsage = process.cpuUsage(benchAtStart);
     const queueSamples = queues.stop();
@@ -130,6 +133,11 @@ async function main(): Promise<void> {
         databasePerDelivery,
         // The whole machine is the budget: the broker's and the database's CPU per delivery beside the services'.
         serverCpuMsPerDelivery: perUnit(serverCpu, RESULTS),
+        // What the database server wrote to its WAL per delivery (its disk's, replicas' and archive's share).
+        walPerDelivery: {
+          bytes: Math.round(walWritten.bytes / RESULTS), records: Number((walWritten.records / RESULTS).toFixed(1)),
+          fullPageImages: Number((walWritten.fullPageImages / RESULTS).toFixed(2)),
+        },
         // The load generator (API clients, receiver, Kafka reader) shares the machine with the system it measures.
         benchCpuMsPerDelivery: perUnit({ bench: (benchUsage.user + benchUsage.system) / 1000 }, RESULTS)['bench'],
         peakRssMb,
@@ -159,6 +167,8 @@ async function main(): Promise<void> {
     const services = Object.values(steady.cpuMsPerDelivery).reduce((a, b) => a + b, 0);
     const all = services + Object.values(steady.serverCpuMsPerDelivery).reduce((a, b) => a + b, 0);
     console.log(`CPU ms per delivery: services ${services.toFixed(1)}, ${Object.entries(steady.serverCpuMsPerDelivery).map(([n, ms]) => `${n} ${ms}`).join(', ') || 'broker and database not on this machine'}; whole machine ${all.toFixed(1)}; the bench itself (API clients, receiver, Kafka reader) ${steady.benchCpuMsPerDelivery}`);
+    console.log(`PostgreSQL's WAL per delivery: ${(steady.walPerDelivery.bytes / 1024).toFixed(1)} KiB in ${steady.walPerDelivery.records} records `
+      + `(${steady.walPerDelivery.fullPageImages} of them with a full-page image)`);
     for (const line of schedulerLines(steady.schedulerPerDelivery, 'delivery')) console.log(line);
     if (QUEUE_SAMPLE_SECONDS > 0) console.log(queueLine(steady.queues));
     console.log(conditions(host));

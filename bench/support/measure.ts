@@ -1,5 +1,6 @@
 // Numbers the benchmarks share: latency percentiles, and CPU time and resident memory of processes read from /proc.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { Client } from 'pg';
 
 /** Kernel clock ticks per second (USER_HZ), the unit of utime/stime in /proc/<pid>/stat. */
 const CLK_TCK = 100;
@@ -157,6 +158,47 @@ export class DatabaseCpuMeter {
       } catch {
         // Gone meanwhile: its time up to the last reading is counted.
       }
+    }
+  }
+}
+
+/** What PostgreSQL wrote to its WAL: bytes, records, and records that carried a full-page image. */
+export interface WalWritten {
+  bytes: number;
+  records: number;
+  fullPageImages: number;
+}
+
+/**
+ * The WAL the database server wrote over a window (`pg_stat_wal`, PostgreSQL 14+): every row, index entry, lock and
+ * commit of a delivery passes through it, so its bytes are what the server's disk, its replicas and its archive take
+ * per delivery, and they move far less from run to run than CPU does. The server's, so every database on it counts.
+ */
+export class WalMeter {
+  private atStart: WalWritten | undefined;
+
+  constructor(private readonly url: string) {}
+
+  async start(): Promise<void> {
+    this.atStart = await this.read();
+  }
+
+  /** Written since start(). */
+  async written(): Promise<WalWritten> {
+    const now = await this.read();
+    const start = this.atStart as WalWritten;
+    return { bytes: now.bytes - start.bytes, records: now.records - start.records, fullPageImages: now.fullPageImages - start.fullPageImages };
+  }
+
+  private async read(): Promise<WalWritten> {
+    const client = new Client({ connectionString: this.url });
+    await client.connect();
+    try {
+      const { rows: [row] } = await client.query<{ bytes: string; records: string; fpi: string }>(
+        'SELECT wal_bytes::text AS bytes, wal_records::text AS records, wal_fpi::text AS fpi FROM pg_stat_wal');
+      return { bytes: Number(row.bytes), records: Number(row.records), fullPageImages: Number(row.fpi) };
+    } finally {
+      await client.end();
     }
   }
 }

@@ -172,6 +172,11 @@ export class BenchSystem {
     return Object.fromEntries(SERVICES.map((s) => [s, this.stack.pid(s) as number])) as Record<ServiceName, number>;
   }
 
+  /** The database server's address, as its administrator (for server-wide readings such as its WAL). */
+  get serverUrl(): string {
+    return process.env['TEST_DATABASE_URL'] ?? this.db.url;
+  }
+
   /** The name of this system's database on the shared server (its backends carry it in their process titles). */
   get databaseName(): string {
     return new URL(this.db.url).pathname.slice(1);
