@@ -6,7 +6,8 @@
 // batch, so the sides would drift apart. First a warm-up round, then measured rounds (BENCH_PAIR_ROUNDS, default 3)
 // with the systems kept up; every result must read "delivered" through its side's API. Printed: each round's ratio of
 // the sides' CPU per delivery, then each service's CPU per delivery on either side over all rounds, their ratio and
-// the median of the rounds' ratios, which two runs one after the other resolve only to a tenth on these hosts. What a
+// the median of the rounds' ratios, which two runs one after the other resolve only to a tenth on these hosts; the
+// same for the PostgreSQL processes working on each side's database (DatabaseCpuMeter). What a
 // change to payload-builder or the dispatcher costs shows here, where intake sees only the API.
 //   npm run bench -- pair [RATE|STEADY_JSON] [SECONDS] [GOALS]
 //     per side: results/s (default: a quarter of the newest steady's throughput, so both together run at half of

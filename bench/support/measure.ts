@@ -133,7 +133,7 @@ export class DatabaseCpuMeter {
   start(): void {
     this.seen.clear();
     this.sample(true);
-    this.timer = setInterval(() => this.sample(false), 1000);
+    this.timer = setInterval(() => this.sample(false), 1000).unref();
   }
 
   /** CPU ms per database since start(). */

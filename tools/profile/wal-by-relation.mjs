@@ -5,7 +5,8 @@
 // The server is PG_URL (default: the bench's, tools/postgres with PG_PORT 15433); its user must be allowed to create the
 // extension pg_walinspect (PostgreSQL 15+; the embedded server has it). The WAL is read every 2 s as it is written, so
 // segments a checkpoint recycles do not matter, and every database's relations are named while they exist (the bench
-// drops its database at the end). Relations are grouped by schema and name across databases.
+// drops its database at the end). Relations are grouped by schema and name across databases. Reading the WAL costs the
+// server CPU every 2 s: take CPU figures from a run without it (steady prints the WAL's totals per delivery itself).
 import pg from 'pg';
 
 const [seconds = '60', startSeconds = '0', per = '1', top = '40'] = process.argv.slice(2);
