@@ -187,7 +187,7 @@ export class BenchSystem {
     const port = (address: string) => Number(address.split(':').pop());
     return {
       kafka: pidListeningOn(port((process.env['KAFKA_BROKERS'] ?? '').split(',')[0])),
-      postgres: pidListeningOn(Number(new URL(process.env['TEST_DATABASE_URL'] ?? 'postgres://x:5432').port || 5432)),
+      postgres: pidListeningOn(Number(new URL(this.serverUrl).port || 5432)),
     };
   }
 
