@@ -104,17 +104,25 @@ export class PayloadBuilderHarness {
     );
   }
 
-  /** Waits until the service has committed the handling of an event (its id is in the inbox). */
+  /**
+   * Waits until the service has committed the handling of an event: its id is in the inbox, or, for a result.revised
+   * (whose ids are not recorded: the result's revision tells a copy), a result event it caused is stored. A revision
+   * that changed nothing leaves neither: `consumedCount` tells that one.
+   */
   async handled(eventId: string): Promise<void> {
     await waitFor(async () => {
-      const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM payload_builder.processed_events WHERE event_id = $1`, [eventId]);
+      const rows: unknown[] = await this.dataSource.query(
+        `SELECT 1 FROM payload_builder.processed_events WHERE event_id = $1
+         UNION ALL SELECT 1 FROM payload_builder.result_events WHERE caused_by = $1`, [eventId]);
       return rows.length > 0;
     }, { what: `event ${eventId} handled` });
   }
 
-  async consumedCount(result: string): Promise<number> {
+  /** Events the service's consumers counted with this result (`processed`, `duplicate`, …), of one type if given. */
+  async consumedCount(result: string, type?: string): Promise<number> {
     const metric = await register.getSingleMetric('owd_events_consumed_total')?.get();
-    return (metric?.values ?? []).filter((v) => v.labels['result'] === result).reduce((sum, v) => sum + v.value, 0);
+    return (metric?.values ?? []).filter((v) => v.labels['result'] === result && (type === undefined || v.labels['type'] === type))
+      .reduce((sum, v) => sum + v.value, 0);
   }
 
   private async startReader(kafka: Kafka): Promise<void> {

@@ -197,6 +197,30 @@ describe('event plumbing on a real broker and database', () => {
     }, { what: 'the id past the retention purged' });
   });
 
+  it('records no ids for an idempotent route: every copy reaches its handler, whose own key keeps one effect', async () => {
+    const group = `svc_b.idempotent.${randomUUID()}`;
+    const event = retryDue();
+    const envelope = await a.producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
+    const copy = toMessage(new TopicNamer(prefix), DeliveryRetryDue, envelope);
+    await a.producer.sendMessages([copy, copy]);
+    const handled: string[] = [];
+    await b.consumer(group, async (env, m) => {
+      if (env.payload.deliveryId !== event.deliveryId) return;
+      afterCommit(m, () => handled.push(env.eventId));
+      // The handler's own key tells a copy: the effects row of this event id is written once.
+      await m.query(`INSERT INTO svc_b.effects (consumer, event_id, delivery_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+        [group, env.eventId, env.payload.deliveryId]);
+    }, undefined, { idempotent: true }).start();
+    // A new event of the same key (same partition) after the copies: once it is handled, every copy was.
+    const last = await a.producer.emit(DeliveryRetryDue, event, { correlationId: event.resultId });
+    await waitFor(() => handled.includes(last.eventId), { what: 'the event after the copies' });
+
+    expect(handled).toEqual([envelope.eventId, envelope.eventId, envelope.eventId, last.eventId]);
+    expect(await effectsOf(group, [event])).toEqual([2]);
+    const [{ n }] = await b.dataSource.query(`SELECT count(*)::int AS n FROM svc_b.processed_events WHERE consumer = $1`, [group]);
+    expect(n).toBe(0);
+  });
+
   it('hands a chunk handler the new events of a chunk at once, in partition order, without the copies, in the chunk\'s transaction', async () => {
     const group = `svc_b.chunks.${randomUUID()}`;
     const resultId = `res_${randomUUID()}`;

@@ -47,7 +47,9 @@ export class DeliveryIntake implements OnModuleInit {
     });
     this.messaging.consume({
       groupId: 'dispatcher.deliveries',
-      on: [on(DeliveryRequested), on(DeliveryRetryDue), on(DeliveryRetryRequested)],
+      // A delivery.requested is recognised again by its deliveryId (the deliveries row, kept for good): its event id is
+      // not recorded. The retries' handlers compare the delivery's state, which a copy could still find waiting.
+      on: [on(DeliveryRequested, { idempotent: true }), on(DeliveryRetryDue), on(DeliveryRetryRequested)],
       handleChunk: (events, manager) => this.deliveries(events, manager),
     });
   }

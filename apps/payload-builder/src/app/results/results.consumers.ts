@@ -11,7 +11,9 @@ export class ResultsConsumers {
   constructor(messaging: MessagingService, workflow: ResultWorkflowService, goals: GoalChangeHandler, conflicts: ConflictResendService) {
     messaging.consume({
       groupId: 'payload-builder.results',
-      on: [on(ResultRevised), on(ResultApproved), on(ResultFieldsSet)],
+      // A result.revised is recognised again by its revision (onRevised: the result's upstream revision, under its
+      // lock): its event id is not recorded. Approvals and field values apply whatever they find, so theirs are.
+      on: [on(ResultRevised, { idempotent: true }), on(ResultApproved), on(ResultFieldsSet)],
       handleChunk: (events, manager) => workflow.onChunk(manager, events),
     });
     messaging.consume({

@@ -70,7 +70,9 @@ interface ParsedMessage {
 /** A chunk being processed: its messages, and what processing them counted, parked and left for the chunk handler. */
 interface Chunk {
   parsed: ParsedMessage[];
-  /** The event ids of the messages this consumer handles. */
+  /** Whether this consumer handles any of its messages (then it runs in a transaction). */
+  handles: boolean;
+  /** The event ids of the messages this consumer handles, but for those of idempotent routes (not recorded). */
   handledIds: string[];
   record: 'first' | 'at-commit';
   /** The handled ids not seen before; each is taken out as its message is handled. */
@@ -100,11 +102,20 @@ export interface EventRoute {
   readonly definition: EventDefinition;
   readonly handle?: EventHandler;
   readonly accepts?: EventFilter;
+  readonly idempotent?: boolean;
 }
 
 export interface RouteOptions<T extends object> {
   /** Which of these events concern the consumer (default all). */
   accepts?: EventFilter<T>;
+  /**
+   * The handler itself recognises a copy of an event it has handled, by what it wrote (a row's unique key with
+   * `ON CONFLICT DO NOTHING`, a revision it compares), for as long as those rows are kept: so the consumer does not
+   * record these events' ids (no `processed_events` row, index entries and conflict check per event). A copy then
+   * reaches the handler, even one in the same chunk, counted as processed; the handler must give it no second effect,
+   * and should log it. Default false: the id is recorded and a copy never reaches the handler.
+   */
+  idempotent?: boolean;
 }
 
 /**
@@ -117,9 +128,11 @@ export function on<T extends object>(
   definition: EventDefinition<T>, handleOrOptions?: EventHandler<T> | RouteOptions<T>, options: RouteOptions<T> = {},
 ): EventRoute {
   const handle = typeof handleOrOptions === 'function' ? handleOrOptions : undefined;
-  const { accepts } = typeof handleOrOptions === 'object' ? handleOrOptions : options;
+  const { accepts, idempotent = false } = typeof handleOrOptions === 'object' ? handleOrOptions : options;
   // The consumer calls a route's functions only with envelopes of its own definition (routes are looked up by type).
-  return { definition: definition as EventDefinition, handle: handle as EventHandler | undefined, accepts: accepts as EventFilter | undefined };
+  return {
+    definition: definition as EventDefinition, handle: handle as EventHandler | undefined, accepts: accepts as EventFilter | undefined, idempotent,
+  };
 }
 
 /** A new (not a copy) event of a chunk: a chunk may hold several partitions' events, each partition's in order. */
@@ -455,18 +468,20 @@ export class EventConsumer {
    * (or after its commit), so a rolled-back first try leaves nothing behind.
    */
   private async processChunk(parts: readonly Part[], record: 'first' | 'at-commit'): Promise<boolean[]> {
-    const chunk: Chunk = { parsed: [], handledIds: [], record, fresh: new Set(), counted: [], invalid: [], forChunk: [] };
+    const chunk: Chunk = { parsed: [], handles: false, handledIds: [], record, fresh: new Set(), counted: [], invalid: [], forChunk: [] };
     for (let index = 0; index < parts.length; index++) {
       const part = parts[index];
       const topic = this.namer.logical(part.topic) as TopicName;
       for (const message of part.messages) {
         const parsed = parseEnvelope(message.value, this.definitions);
         chunk.parsed.push({ index, part, topic, message, parsed });
-        if (parsed.ok && this.handles(parsed.envelope)) chunk.handledIds.push(parsed.envelope.eventId);
+        if (!parsed.ok || !this.handles(parsed.envelope)) continue;
+        chunk.handles = true;
+        if (!this.routeOf(parsed.envelope)?.idempotent) chunk.handledIds.push(parsed.envelope.eventId);
       }
     }
     // A chunk of messages this consumer only skips or parks needs no transaction.
-    await (chunk.handledIds.length > 0 ? this.dataSource.transaction((manager) => this.runChunk(chunk, manager)) : this.runChunk(chunk));
+    await (chunk.handles ? this.dataSource.transaction((manager) => this.runChunk(chunk, manager)) : this.runChunk(chunk));
     for (const { part, message, reason } of chunk.invalid) {
       const { topic, partition } = parts[part];
       const logical = this.namer.logical(topic) as TopicName;
@@ -504,8 +519,8 @@ export class EventConsumer {
       span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
     } else {
       span.setAttributes(eventAttributes(result.envelope));
-      // delete(): an id twice in one chunk has its effect once.
-      const isFresh = chunk.fresh.delete(result.envelope.eventId.toLowerCase());
+      // delete(): an id twice in one chunk has its effect once. An idempotent route's handler tells copies itself.
+      const isFresh = this.routeOf(result.envelope)?.idempotent === true || chunk.fresh.delete(result.envelope.eventId.toLowerCase());
       if (isFresh && this.spec.handleChunk) chunk.forChunk.push({ topic, event: { envelope: result.envelope, trace: captureTraceContext() } });
       else if (isFresh) await this.handleOne(topic, manager, result.envelope);
       chunk.counted.push({ topic, type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
@@ -529,6 +544,7 @@ export class EventConsumer {
    */
   private recordAtCommit(manager: EntityManager, eventIds: string[]): Set<string> {
     const ids = new Set(eventIds.map((id) => id.toLowerCase()));
+    if (ids.size === 0) return ids;
     deferWrite(manager, {
       sql: `INSERT INTO "${this.schema}".processed_events (consumer, event_id)
             SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`,
@@ -542,6 +558,7 @@ export class EventConsumer {
 
   /** Records the event ids in the chunk's transaction; returns those not recorded before. */
   private async recordFresh(manager: EntityManager, eventIds: string[]): Promise<Set<string>> {
+    if (eventIds.length === 0) return new Set();
     const rows: { event_id: string }[] = await manager.query(
       `INSERT INTO "${this.schema}".processed_events (consumer, event_id)
        SELECT $1, id FROM unnest($2::uuid[]) AS id ON CONFLICT DO NOTHING RETURNING event_id`,

@@ -15,7 +15,7 @@ export interface TestService {
   kafka: Kafka;
   consumer(
     groupId: string, handle: EventHandler<DeliveryRetryDuePayload>, accepts?: EventFilter<DeliveryRetryDuePayload>,
-    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs' | 'fetchWaitMs' | 'lingerMs'>,
+    options?: Pick<ConsumerSpec, 'commitOffsetsEveryMs' | 'fetchWaitMs' | 'lingerMs'> & { idempotent?: boolean },
   ): EventConsumer;
   chunkConsumer(groupId: string, handleChunk: ChunkHandler): EventConsumer;
   close(): Promise<void>;
@@ -38,9 +38,9 @@ export async function createTestService(url: string, schema: string, brokers: st
   const consumers: EventConsumer[] = [];
   return {
     dataSource, producer, relay, outbox, kafka,
-    consumer(groupId, handle, accepts, options) {
+    consumer(groupId, handle, accepts, { idempotent, ...options } = {}) {
       const c = new EventConsumer(kafka, dataSource, producer, namer, schema,
-        { groupId, on: [on(DeliveryRetryDue, handle, { accepts })], sessionTimeoutMs: 6_000, ...options }, ALL_EVENTS);
+        { groupId, on: [on(DeliveryRetryDue, handle, { accepts, idempotent })], sessionTimeoutMs: 6_000, ...options }, ALL_EVENTS);
       consumers.push(c);
       return c;
     },
