@@ -46,10 +46,18 @@ let records = 0;
 async function readSince(from) {
   const to = (await admin.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
   await nameRelations();
+  // Nothing written since (a bench still starting its systems, or between phases): pg_walinspect finds no record
+  // after `from` and refuses the read, so wait for the next turn from the same place.
+  const [{ written }] = (await admin.query('SELECT pg_wal_lsn_diff($2, $1) > 0 AS written', [from, to])).rows;
+  if (!written) return from;
   const { rows } = await admin.query(
     `SELECT reldatabase, relfilenode, resource_manager || '/' || record_type AS kind, count(*)::int AS n,
             sum(block_data_length + main_data_length)::bigint AS data, sum(block_fpi_length)::bigint AS fpi
-       FROM pg_get_wal_block_info($1, $2) GROUP BY 1, 2, 3`, [from, to]);
+       FROM pg_get_wal_block_info($1, $2) GROUP BY 1, 2, 3`, [from, to]).catch((err) => {
+    if (/could not find a valid record/.test(err.message)) return { rows: null };
+    throw err;
+  });
+  if (rows === null) return from;
   for (const r of rows) {
     const key = `${names.get(`${r.reldatabase}/${r.relfilenode}`) ?? `relfilenode ${r.relfilenode}`}\t${r.kind}`;
     const t = totals.get(key) ?? { n: 0, data: 0, fpi: 0 };
