@@ -21,9 +21,15 @@ describe('on (a consumer route)', () => {
   });
 
   it('names an event without a handler for a chunk consumer, with or without a filter', () => {
-    expect(on(GoalChanged)).toEqual({ definition: GoalChanged, handle: undefined, accepts: undefined });
+    expect(on(GoalChanged)).toEqual({ definition: GoalChanged, handle: undefined, accepts: undefined, idempotent: false });
     const accepts = () => true;
-    expect(on(GoalChanged, { accepts })).toEqual({ definition: GoalChanged, handle: undefined, accepts });
+    expect(on(GoalChanged, { accepts })).toEqual({ definition: GoalChanged, handle: undefined, accepts, idempotent: false });
+  });
+
+  it('records event ids unless the route says its handler tells copies itself', () => {
+    expect(on(GoalChanged).idempotent).toBe(false);
+    expect(on(GoalChanged, { idempotent: true }).idempotent).toBe(true);
+    expect(on(GoalChanged, async () => undefined, { idempotent: true }).idempotent).toBe(true);
   });
 });
 
