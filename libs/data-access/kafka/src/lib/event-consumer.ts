@@ -135,7 +135,10 @@ export function on<T extends object>(
   };
 }
 
-/** A new (not a copy) event of a chunk: a chunk may hold several partitions' events, each partition's in order. */
+/**
+ * A new event of a chunk (or a copy, for a route marked idempotent, whose handler tells it): a chunk may hold several
+ * partitions' events, each partition's in order.
+ */
 export interface ChunkEvent {
   /** Told apart by type with `is(envelope, Event)`. */
   envelope: EventEnvelope;
