@@ -48,8 +48,6 @@ async function readSince(from) {
   await nameRelations();
   // Nothing written since (a bench still starting its systems, or between phases): pg_walinspect finds no record
   // after `from` and refuses the read, so wait for the next turn from the same place.
-  const [{ written }] = (await admin.query('SELECT pg_wal_lsn_diff($2, $1) > 0 AS written', [from, to])).rows;
-  if (!written) return from;
   const { rows } = await admin.query(
     `SELECT reldatabase, relfilenode, resource_manager || '/' || record_type AS kind, count(*)::int AS n,
             sum(block_data_length + main_data_length)::bigint AS data, sum(block_fpi_length)::bigint AS fpi

@@ -5,7 +5,7 @@ import { CloudEvent, Kafka as CloudEventsKafka, type KafkaMessage } from 'cloude
 import { DataSource } from 'typeorm';
 import { createEnvelope, DeliveryAttempted, DeliveryRequested, DeliveryRetryDue, DeliveryRetryRequested, type DeliveryRequestedPayload } from '@owd/events';
 import { verify, verifyBearer } from '@owd/signer';
-import { AsyncApiValidator, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
+import { AsyncApiValidator, consumedEvents, waitFor, type ReceivedRequest, type TestReceiver } from '@owd/testing';
 import { AttemptRecorder } from '../src/app/delivery/attempt-recorder.service';
 import { DeliveryIntake } from '../src/app/delivery/delivery-intake.service';
 import { DeliveryWorker } from '../src/app/delivery/delivery-worker.service';
@@ -510,9 +510,10 @@ describe('dispatcher: delivery attempts on a real broker and database', () => {
     const { body: _body, eventId: _eventId, ...payload } = d;
     await h.waitForAttempt(d.deliveryId, 1);
     // The copy's event id is not recorded: the deliveries row of its deliveryId tells it, and the handler is counted.
-    const handledBefore = await h.requestsHandled();
+    const handled = () => consumedEvents({ type: DeliveryRequested.type });
+    const handledBefore = await handled();
     await h.request(goalId, { ...payload, body: d.body });
-    await waitFor(async () => (await h.requestsHandled()) > handledBefore, { what: 'the repeated delivery.requested handled' });
+    await waitFor(async () => (await handled()) > handledBefore, { what: 'the repeated delivery.requested handled' });
     expect(await queuedAndRecorded(d.deliveryId)).toEqual({ queued: 0, recorded: 1 });
     expect(r.requests).toHaveLength(1);
   });

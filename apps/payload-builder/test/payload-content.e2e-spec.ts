@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ResultRevised, TOPICS } from '@owd/events';
-import { waitFor } from '@owd/testing';
+import { consumedEvents, waitFor } from '@owd/testing';
 import { newResultId, revised, revisionContent } from './support/content.factory';
 import { bodyOf, PayloadBuilderHarness } from './support/payload-builder.harness';
 
@@ -77,7 +77,7 @@ describe('payload-builder payload content and versions on a real broker and data
       await h.send(ResultRevised, envelope);
       const requested = await h.nextRequested(resultId);
       // result.revised ids are not recorded: each copy reaches the handler, which finds its revision recorded already.
-      const handled = () => h.consumedCount('processed', ResultRevised.type);
+      const handled = () => consumedEvents({ result: 'processed', type: ResultRevised.type });
       const before = await handled();
       await h.send(ResultRevised, envelope);
       await waitFor(async () => (await handled()) > before, { what: 'the redelivered event' });

@@ -10,3 +10,4 @@ export * from './lib/in-memory-tracing';
 export * from './lib/manual-clock';
 export * from './lib/asyncapi-validator';
 export * from './lib/free-port';
+export * from './lib/consumed-events';

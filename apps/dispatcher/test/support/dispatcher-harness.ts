@@ -3,7 +3,6 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
-import { register } from 'prom-client';
 import {
   DeliveryAttempted, DeliveryRequested, GoalChanged, TOPICS, type DeliveryAttemptedPayload, type DeliveryRequestedPayload, type EventDefinition,
   type EventEnvelope, type GoalChangedPayload,
@@ -47,13 +46,11 @@ export interface DispatcherHarness {
   goal(options: GoalOptions): Promise<string>;
   /**
    * Waits until the dispatcher's consumer `group` has committed the effect of event `eventId` (its id recorded). Not
-   * for `delivery.requested`, whose ids are not recorded: `held` and `requestsHandled` tell those.
+   * for `delivery.requested`, whose ids are not recorded: `held`, and `consumedEvents` (@owd/testing) for a copy.
    */
   processed(group: 'dispatcher.goals' | 'dispatcher.deliveries', eventId: string): Promise<void>;
   /** Waits until the dispatcher holds the delivery (its `deliveries` row committed). */
   held(deliveryId: string): Promise<void>;
-  /** How many `delivery.requested` events the dispatcher has handled, copies included (its consumed-events counter). */
-  requestsHandled(): Promise<number>;
   request(goalId: string, overrides?: Partial<DeliveryRequestedPayload> & { body?: Buffer }): Promise<RequestedDelivery>;
   attemptsOf(deliveryId: string): DeliveryAttemptedPayload[];
   waitForAttempt(deliveryId: string, attempt: number, series?: number): Promise<DeliveryAttemptedPayload>;
@@ -124,10 +121,6 @@ export async function startDispatcher(env: Record<string, string>): Promise<Disp
         const { rowCount } = await db.query(`SELECT 1 FROM dispatcher.deliveries WHERE delivery_id = $1`, [deliveryId]);
         return rowCount === 1;
       }, { what: `delivery ${deliveryId} held`, timeoutMs: 30_000 });
-    },
-    async requestsHandled() {
-      const metric = await register.getSingleMetric('owd_events_consumed_total')?.get();
-      return (metric?.values ?? []).filter((v) => v.labels['type'] === DeliveryRequested.type).reduce((sum, v) => sum + v.value, 0);
     },
     async request(goalId, overrides = {}) {
       const { body: givenBody, ...rest } = overrides;

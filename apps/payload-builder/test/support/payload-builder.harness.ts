@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import type { Consumer, Kafka } from 'kafkajs';
-import { register } from 'prom-client';
 import { DataSource } from 'typeorm';
 import {
   ALL_EVENTS, ContractChanged, createEnvelope, definitionMap, GoalChanged, parseEnvelope, TOPICS, type ContractChangedPayload, type DeliveryRequestedPayload,
@@ -107,7 +106,7 @@ export class PayloadBuilderHarness {
   /**
    * Waits until the service has committed the handling of an event: its id is in the inbox, or, for a result.revised
    * (whose ids are not recorded: the result's revision tells a copy), a result event it caused is stored. A revision
-   * that changed nothing leaves neither: `consumedCount` tells that one.
+   * that changed nothing leaves neither: `consumedEvents` (@owd/testing) tells that one.
    */
   async handled(eventId: string): Promise<void> {
     await waitFor(async () => {
@@ -116,13 +115,6 @@ export class PayloadBuilderHarness {
          UNION ALL SELECT 1 FROM payload_builder.result_events WHERE caused_by = $1`, [eventId]);
       return rows.length > 0;
     }, { what: `event ${eventId} handled` });
-  }
-
-  /** Events the service's consumers counted with this result (`processed`, `duplicate`, …), of one type if given. */
-  async consumedCount(result: string, type?: string): Promise<number> {
-    const metric = await register.getSingleMetric('owd_events_consumed_total')?.get();
-    return (metric?.values ?? []).filter((v) => v.labels['result'] === result && (type === undefined || v.labels['type'] === type))
-      .reduce((sum, v) => sum + v.value, 0);
   }
 
   private async startReader(kafka: Kafka): Promise<void> {

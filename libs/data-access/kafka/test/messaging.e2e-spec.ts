@@ -8,7 +8,7 @@ import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
 import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
 import { EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, toMessage, TopicNamer, type OutgoingMessage } from '../src';
-import { createTestDatabase, createTestTopics, freePort, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
+import { consumedEvents, createTestDatabase, createTestTopics, freePort, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
 function retryDue(): DeliveryRetryDuePayload {
@@ -19,11 +19,6 @@ async function effects(service: TestService, group: string, deliveryId: string):
   const [{ n }] = await service.dataSource.query(
     `SELECT count(*)::int AS n FROM svc_b.effects WHERE consumer = $1 AND delivery_id = $2`, [group, deliveryId]);
   return n;
-}
-
-async function consumedCount(result: string): Promise<number> {
-  const metric = await register.getSingleMetric('owd_events_consumed_total')?.get();
-  return (metric?.values ?? []).filter((v) => v.labels['result'] === result).reduce((sum, v) => sum + v.value, 0);
 }
 
 async function gauge(name: string, labels: Record<string, string> = {}): Promise<{ series: number; sum: number }> {
@@ -90,9 +85,9 @@ describe('event plumbing on a real broker and database', () => {
     if (exit.signal !== 'SIGKILL' && exit.code !== 137) throw new Error(`consumer child exited with ${JSON.stringify(exit)}: ${stderr.slice(-800)}`);
     expect(await effects(b, group, event.deliveryId)).toBe(1);
 
-    const duplicatesBefore = await consumedCount('duplicate');
+    const duplicatesBefore = await consumedEvents({ result: 'duplicate' });
     await b.consumer(group, recordEffect('svc_b', group)).start();
-    await waitFor(async () => (await consumedCount('duplicate')) > duplicatesBefore, { what: 'the redelivered event', timeoutMs: 45_000 });
+    await waitFor(async () => (await consumedEvents({ result: 'duplicate' })) > duplicatesBefore, { what: 'the redelivered event', timeoutMs: 45_000 });
     expect(await effects(b, group, event.deliveryId)).toBe(1);
   });
 
@@ -300,7 +295,7 @@ describe('event plumbing on a real broker and database', () => {
     const resultId = `res_${randomUUID()}`;
     const skipped = await a.producer.emit(DeliveryRetryDue, { ...retryDue(), resultId, attempt: 2 }, { correlationId: resultId });
     const wanted = await a.producer.emit(DeliveryRetryDue, { ...retryDue(), resultId, attempt: 3 }, { correlationId: resultId });
-    const ignoredBefore = await consumedCount('ignored');
+    const ignoredBefore = await consumedEvents({ result: 'ignored' });
     const handled: string[] = [];
     await b.consumer(group, async (env) => {
       if ((env.payload as DeliveryRetryDuePayload).resultId === resultId) handled.push(env.eventId);
@@ -315,7 +310,7 @@ describe('event plumbing on a real broker and database', () => {
     ) as { event_id: string }[]).map((r) => r.event_id);
     await waitFor(async () => (await recorded()).includes(wanted.eventId), { what: 'the accepted event recorded at its commit' });
     expect(await recorded()).toEqual([wanted.eventId]);
-    expect(await consumedCount('ignored')).toBeGreaterThan(ignoredBefore);
+    expect(await consumedEvents({ result: 'ignored' })).toBeGreaterThan(ignoredBefore);
   });
 
   it('publishes outbox rows whose transactions committed out of id order', async () => {

@@ -65,6 +65,8 @@ interface ParsedMessage {
   topic: TopicName;
   message: KafkaMessage;
   parsed: ReturnType<typeof parseEnvelope>;
+  /** The route that takes its event (its type's, when it accepts it); none: the message is skipped or parked. */
+  route: EventRoute | undefined;
 }
 
 /** A chunk being processed: its messages, and what processing them counted, parked and left for the chunk handler. */
@@ -477,10 +479,11 @@ export class EventConsumer {
       const topic = this.namer.logical(part.topic) as TopicName;
       for (const message of part.messages) {
         const parsed = parseEnvelope(message.value, this.definitions);
-        chunk.parsed.push({ index, part, topic, message, parsed });
-        if (!parsed.ok || !this.handles(parsed.envelope)) continue;
+        const route = parsed.ok ? this.routeTaking(parsed.envelope) : undefined;
+        chunk.parsed.push({ index, part, topic, message, parsed, route });
+        if (!parsed.ok || !route) continue;
         chunk.handles = true;
-        if (!this.routeOf(parsed.envelope)?.idempotent) chunk.handledIds.push(parsed.envelope.eventId);
+        if (!route.idempotent) chunk.handledIds.push(parsed.envelope.eventId);
       }
     }
     // A chunk of messages this consumer only skips or parks needs no transaction.
@@ -513,31 +516,28 @@ export class EventConsumer {
    * collection (docs/performance.md, thirty-second round).
    */
   private async consumeOne(span: Span, chunk: Chunk, entry: ParsedMessage, manager?: EntityManager): Promise<void> {
-    const { index, topic, message, parsed: result } = entry;
+    const { index, topic, message, parsed: result, route } = entry;
     if (!result.ok) {
       chunk.invalid.push({ part: index, message, reason: result.reason });
       span.setAttribute('owd.consume.result', 'dead_lettered');
-    } else if (!manager || !this.handles(result.envelope)) {
+    } else if (!manager || !route) {
       chunk.counted.push({ topic, type: result.envelope.type, result: 'ignored' });
       span.setAttributes({ ...eventAttributes(result.envelope), 'owd.consume.result': 'ignored' });
     } else {
       span.setAttributes(eventAttributes(result.envelope));
       // delete(): an id twice in one chunk has its effect once. An idempotent route's handler tells copies itself.
-      const isFresh = this.routeOf(result.envelope)?.idempotent === true || chunk.fresh.delete(result.envelope.eventId.toLowerCase());
+      const isFresh = route.idempotent === true || chunk.fresh.delete(result.envelope.eventId.toLowerCase());
       if (isFresh && this.spec.handleChunk) chunk.forChunk.push({ topic, event: { envelope: result.envelope, trace: captureTraceContext() } });
-      else if (isFresh) await this.handleOne(topic, manager, result.envelope);
+      else if (isFresh) await this.handleOne(topic, manager, result.envelope, route);
       chunk.counted.push({ topic, type: result.envelope.type, result: isFresh ? 'processed' : 'duplicate' });
       span.setAttribute('owd.consume.result', isFresh ? 'processed' : 'duplicate');
     }
   }
 
-  private routeOf(envelope: EventEnvelope): EventRoute | undefined {
-    return this.routes.get(`${envelope.type}@${envelope.schemaVersion}`);
-  }
-
-  private handles(envelope: EventEnvelope): boolean {
-    const route = this.routeOf(envelope);
-    return route !== undefined && (route.accepts?.(envelope) ?? true);
+  /** The route of the event's type when it accepts the event; undefined when this consumer does not take it. */
+  private routeTaking(envelope: EventEnvelope): EventRoute | undefined {
+    const route = this.routes.get(`${envelope.type}@${envelope.schemaVersion}`);
+    return route !== undefined && (route.accepts?.(envelope) ?? true) ? route : undefined;
   }
 
   /**
@@ -570,9 +570,9 @@ export class EventConsumer {
     return new Set(rows.map((r) => r.event_id));
   }
 
-  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope): Promise<void> {
+  private async handleOne(topic: TopicName, manager: EntityManager, envelope: EventEnvelope, route: EventRoute): Promise<void> {
     const stop = messagingMetrics.handlerSeconds.startTimer({ topic });
-    await this.routeOf(envelope)?.handle?.(envelope, manager);
+    await route.handle?.(envelope, manager);
     stop();
   }
 
