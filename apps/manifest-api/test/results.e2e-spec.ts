@@ -33,6 +33,16 @@ describe('manifest-api results', () => {
   const revised = (resultId: string, revision: number) =>
     reader.waitFor<ResultRevisedPayload>(ResultRevised.type, (p) => p.resultId === resultId && p.revision === revision, `result.revised ${revision}`);
 
+  it('has the router try the intake route first among the API\'s routes, after one request-logging layer', () => {
+    const { stack } = (t.app.getHttpAdapter().getInstance() as { router: { stack: { name: string; route?: { path: string } }[] } }).router;
+    const apiRoutes = stack.filter((layer) => layer.route?.path.startsWith('/api/'));
+    expect(apiRoutes[0].route?.path).toBe('/api/goals/:goalId/results');
+    expect(stack.filter((layer) => layer.name === 'requestLogging')).toHaveLength(1);
+    // Only the probes' and the scrape's routes come before it.
+    const before = stack.slice(0, stack.indexOf(apiRoutes[0])).filter((layer) => layer.route);
+    expect(before.map((layer) => layer.route?.path)).toEqual(['/health', '/health/live', '/health/ready', '/health/startup', '/metrics']);
+  });
+
   it('accepts a result as revision 1 whose execution is the result id, and publishes result.revised', async () => {
     const res = await t.request('POST', `/api/goals/${goalId}/results`, { token, body: articleContent() });
     expect(res.status).toBe(201);

@@ -8,3 +8,4 @@ export * from './lib/bootstrap';
 export * from './lib/tracing';
 export { reuseMetric } from '@owd/kafka';
 export * from './lib/logger-params';
+export * from './lib/request-logger';

@@ -5,9 +5,10 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Logger } from 'nestjs-pino';
 import { DATABASE_OPTIONS, pendingMigrations, runMigrations, type ServiceDatabaseOptions } from '@owd/database';
+import { useRequestLogger } from './request-logger';
 
 export interface BootstrapOptions {
-  /** Called after the app is created and before it listens (global pipes, filters, …). */
+  /** Called after the app is created and before it listens (global pipes, filters, …); the request logger comes after its middlewares. */
   configure?: (app: INestApplication) => void | Promise<void>;
 }
 
@@ -40,6 +41,7 @@ export async function bootstrapService(module: Type<unknown>, options: Bootstrap
   }
   app.enableShutdownHooks();
   await options.configure?.(app);
+  useRequestLogger(app);
   const port = app.get(ConfigService).getOrThrow<number>('PORT');
   await app.listen(port, '0.0.0.0');
   new NestLogger('bootstrap').log({ msg: 'service listening', port });

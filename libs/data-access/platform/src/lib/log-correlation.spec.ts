@@ -7,6 +7,7 @@ import { __resetOutOfContextForTests } from 'nestjs-pino/PinoLogger';
 import { pino } from 'pino';
 import { inMemoryTracing } from '@owd/testing';
 import { loggerParams } from './logger-params';
+import { useRequestLogger } from './request-logger';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -44,6 +45,12 @@ class ScrapeController {
 
 type Line = Record<string, unknown>;
 
+/** What the test reads of an Express 5 router's layer. */
+interface RouterLayer {
+  name: string;
+  route?: { path: string; methods: Record<string, boolean> };
+}
+
 /** Log lines as the services write them, parsed. */
 function sink(): { destination: Writable; lines: Line[] } {
   const lines: Line[] = [];
@@ -56,7 +63,10 @@ function sink(): { destination: Writable; lines: Line[] } {
   return { destination, lines };
 }
 
-/** The three controllers behind the services' logger settings, listening on a free port; `prepare` runs before it listens. */
+/**
+ * The three controllers behind the services' logger settings, listening on a free port; `prepare` runs before it
+ * listens, and the request logger comes after it, as bootstrapService puts it after a service's configure.
+ */
 async function startApp(
   destination: Writable, prepare: (app: INestApplication) => void = () => undefined, options?: { requests: boolean },
 ): Promise<INestApplication> {
@@ -67,6 +77,7 @@ async function startApp(
   const app = module.createNestApplication({ bufferLogs: true });
   app.useLogger(app.get(Logger));
   prepare(app);
+  useRequestLogger(app);
   await app.listen(0, '127.0.0.1');
   return app;
 }
@@ -119,7 +130,7 @@ describe('log correlation: X-Request-Id on HTTP requests', () => {
   });
 
   it('leaves probe and scrape requests out of the request logger: not logged, no X-Request-Id', async () => {
-    for (const path of ['/health', '/health/live', '/metrics']) {
+    for (const path of ['/health', '/health/live', '/health/', '/metrics', '/metrics/', '/metrics?name=x']) {
       const probe = await fetch(`${base}${path}`);
       expect(probe.status).toBe(200);
       expect(probe.headers.get('x-request-id')).toBeNull();
@@ -128,6 +139,14 @@ describe('log correlation: X-Request-Id on HTTP requests', () => {
     await linesOf(res.headers.get('x-request-id') ?? '');
     expect(lines.filter((l) => typeof l['req'] === 'object' && /health|metrics/.test(JSON.stringify(l['req'])))).toEqual([]);
     expect(lines.map((l) => l['msg'])).toEqual(['listing things', 'request completed']);
+  });
+
+  it('logs a path that only begins like a probe\'s', async () => {
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(404);
+    const id = res.headers.get('x-request-id') ?? '';
+    expect(id).toMatch(UUID);
+    expect((await linesOf(id)).map((l) => l['msg'])).toEqual(['request completed']);
   });
 });
 
@@ -195,6 +214,15 @@ describe('the request logger under the API\'s global prefix', () => {
     expect(id).toMatch(UUID);
     for (let i = 0; i < 100 && !lines.some((l) => l['msg'] === 'request completed'); i++) await new Promise((r) => setImmediate(r));
     expect(lines.map((l) => [l['msg'], l['request_id']])).toEqual([['listing things', id], ['request completed', id]]);
+  });
+
+  it('is one layer of the router, not one per middleware and route the prefix leaves out', () => {
+    const { stack } = (app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
+    expect(stack.filter((layer) => layer.name === 'requestLogging')).toHaveLength(1);
+    // Nest mounts a middleware of `forRoutes` as a route of every method, once per path it covers.
+    expect(stack.filter((layer) => layer.route && Object.keys(layer.route.methods).length > 1)).toEqual([]);
+    // The controllers' four routes, each of one method.
+    expect(stack.filter((layer) => layer.route).map((layer) => layer.route?.path)).toEqual(['/api/things', '/health', '/health/live', '/metrics']);
   });
 });
 

@@ -1,17 +1,15 @@
-import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import { destination as pinoDestination, type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 import { requestId, traceFields } from './log-correlation';
 import { serializeError, serializeRequest, serializeResponse } from './log-serializers';
 
-/** Probes and scrapes: every service's /health, /health/{live,ready,startup} and /metrics. */
-const UNLOGGED_ROUTES = ['health', 'health/*probe', 'metrics'].map((path) => ({ path, method: RequestMethod.ALL }));
 /**
- * Every other route, in the route syntax of Express 5's router (path-to-regexp 8). nestjs-pino's default is Express 4's
- * `*`, which Nest 11 converts at every start with a warning ("Unsupported route path: \"/api/*\"") on the API's log.
+ * nestjs-pino's settings with the request logger's own switch. Nest mounts no middleware of nestjs-pino's
+ * (`forRoutes` is empty): the request logger is one middleware of our own, made from the same settings
+ * (request-logger.ts).
  */
-const LOGGED_ROUTES = [{ path: '{*path}', method: RequestMethod.ALL }];
+export type ServiceLoggerParams = Params & { pinoHttp: [Options, DestinationStream]; logRequests: boolean };
 
 /**
  * pino settings of every service: JSON lines with `service`, `secret`s and `token`s redacted, errors without the values
@@ -33,7 +31,7 @@ const LOGGED_ROUTES = [{ path: '{*path}', method: RequestMethod.ALL }];
  */
 export function loggerParams(
   service: string, level: string, destination: DestinationStream = stdoutLines(), { requests = true }: { requests?: boolean } = {},
-): Params {
+): ServiceLoggerParams {
   const options: Options = {
     level,
     base: { service },
@@ -58,7 +56,7 @@ export function loggerParams(
     customAttributeKeys: { reqId: 'request_id' },
   };
   // `requests: false` (LOG_REQUESTS=false): no route goes through the request logger, as no probe does.
-  return { pinoHttp: [options, destination], forRoutes: requests ? LOGGED_ROUTES : [], exclude: UNLOGGED_ROUTES };
+  return { pinoHttp: [options, destination], forRoutes: [], logRequests: requests };
 }
 
 /** Standard output, one synchronous write per line (see loggerParams). */
