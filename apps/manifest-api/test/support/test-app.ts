@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { useRequestLogger } from '@owd/platform';
 import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
 import { CLOCK, type Clock } from '../../src/app/util/clock';
 
@@ -73,8 +72,6 @@ export async function startTestApp(env: Record<string, string> = {}, { clock }: 
   const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
   // The document as the build ships it beside main.js.
   configure(app, { openApiFile: resolve(__dirname, '../../../../docs/openapi.json') });
-  // As bootstrapService does after the service's configure.
-  useRequestLogger(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;

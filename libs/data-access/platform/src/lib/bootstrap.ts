@@ -8,7 +8,7 @@ import { DATABASE_OPTIONS, pendingMigrations, runMigrations, type ServiceDatabas
 import { useRequestLogger } from './request-logger';
 
 export interface BootstrapOptions {
-  /** Called after the app is created and before it listens (global pipes, filters, …); the request logger comes after its middlewares. */
+  /** Called after the app is created and before it listens (global pipes, filters, …); the request logger comes after its middlewares unless it placed it. */
   configure?: (app: INestApplication) => void | Promise<void>;
 }
 

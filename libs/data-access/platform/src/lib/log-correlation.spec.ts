@@ -217,6 +217,8 @@ describe('the request logger under the API\'s global prefix', () => {
   });
 
   it('is one layer of the router, not one per middleware and route the prefix leaves out', () => {
+    // Placed once per app: a second call (bootstrapService's, after a configure that placed it) adds nothing.
+    useRequestLogger(app);
     const { stack } = (app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
     expect(stack.filter((layer) => layer.name === 'requestLogging')).toHaveLength(1);
     // Nest mounts a middleware of `forRoutes` as a route of every method, once per path it covers.

@@ -35,11 +35,16 @@ export function requestLogger(params: ServiceLoggerParams): ((req: IncomingMessa
   };
 }
 
+const withRequestLogger = new WeakSet<INestApplication>();
+
 /**
- * Puts the request logger after the middlewares registered so far (bootstrapService: after the service's own
- * `configure`, so after the API's token check and body parsing, as before) and before every route.
+ * Puts the request logger after the middlewares registered so far and before every route, once per app: the API's
+ * `configure` places it after its token check and body parsing (where Nest's were), and bootstrapService, after a
+ * service's `configure`, adds it where that did not.
  */
 export function useRequestLogger(app: INestApplication): void {
+  if (withRequestLogger.has(app)) return;
+  withRequestLogger.add(app);
   const middleware = requestLogger(app.get<ServiceLoggerParams>(PARAMS_PROVIDER_TOKEN));
   if (middleware) app.use(middleware);
 }
