@@ -23,9 +23,9 @@ const isDevSink = (req: IncomingMessage) => req.url?.split('?')[0] === DEV_SINK_
 
 /**
  * HTTP setup shared by main.ts and the tests: the token checked before any body is read, UTF-8 JSON bodies up to
- * 1 MiB (415 otherwise, `__proto__` and U+0000 refused), then the request logger, strict DTO validation (results' contents by compiled rules first), problem+json errors, the `api`
- * prefix, the OpenAPI document and Swagger UI at /api/docs when `openApiFile` is given, and the web console at /console/
- * when `consoleDir` holds its build (main.ts passes the ones next to the bundle).
+ * 1 MiB (415 otherwise, `__proto__` and U+0000 refused), strict DTO validation (results' contents by compiled rules first), problem+json errors, the `api`
+ * prefix, the OpenAPI document and Swagger UI at /api/docs when `openApiFile` is given, the web console at /console/
+ * when `consoleDir` holds its build (main.ts passes the ones next to the bundle), then the request logger.
  */
 export function configure(app: INestApplication, options: { openApiFile?: string; consoleDir?: string } = {}): void {
   const http = app as NestExpressApplication;
@@ -53,12 +53,12 @@ export function configure(app: INestApplication, options: { openApiFile?: string
   http.use(bodyParserErrors);
   http.use(refuseForbiddenKeys);
   http.use(refuseNulCharacters);
-  // Where Nest had put nestjs-pino's middlewares: a request the checks above answer themselves (a 401 before its body,
-  // a 413 or 415) writes no request line, as before.
-  useRequestLogger(app);
   app.setGlobalPrefix('api', { exclude: UNPREFIXED_ROUTES });
   // The contents handed over and revised (the hot route) are checked by their compiled rules first.
   app.useGlobalPipes(createValidationPipe([ResultContentDto, ReviseContentDto]));
   app.useGlobalFilters(new ProblemFilter());
   if (options.openApiFile) setupOpenApi(app, options.openApiFile);
+  // Last, where Nest had put nestjs-pino's middlewares: a request the middlewares above answer themselves (a 401 before
+  // its body, a 413 or 415, the OpenAPI page) writes no request line, as before.
+  useRequestLogger(app);
 }

@@ -1,7 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { ConfigService } from '@nestjs/config';
+import { PARAMS_PROVIDER_TOKEN } from 'nestjs-pino';
 import { DataSource } from 'typeorm';
 import { MessagingService, Outbox } from '@owd/kafka';
+import { loggerParams } from '@owd/platform';
 import { API_MODULES } from '../api-modules';
 
 /** Placeholder values: the services are built but never called while the document is generated. */
@@ -21,8 +23,10 @@ const DOCS_CONFIG = {
     { provide: Outbox, useValue: {} },
     { provide: MessagingService, useValue: { consume: () => undefined } },
     { provide: ConfigService, useValue: new ConfigService(DOCS_CONFIG) },
+    // The logger's settings, which configure's request logger reads: no request is served, so none is logged.
+    { provide: PARAMS_PROVIDER_TOKEN, useValue: loggerParams('manifest-api', 'silent', { write: () => undefined }, { requests: false }) },
   ],
-  exports: [DataSource, Outbox, MessagingService, ConfigService],
+  exports: [DataSource, Outbox, MessagingService, ConfigService, PARAMS_PROVIDER_TOKEN],
 })
 class StandInInfrastructureModule {}
 
