@@ -56,7 +56,9 @@ export function loggerParams(
     customAttributeKeys: { reqId: 'request_id' },
   };
   // `requests: false` (LOG_REQUESTS=false): no route goes through the request logger, as no probe does.
-  return { pinoHttp: [options, destination], forRoutes: [], logRequests: requests };
+  // `useExisting`: the request logger is our own (request-logger.ts), so nestjs-pino makes no pino-http of its own,
+  // which it would otherwise build at every start for middlewares Nest never mounts (`forRoutes` is empty).
+  return { pinoHttp: [options, destination], forRoutes: [], useExisting: true, logRequests: requests };
 }
 
 /** Standard output, one synchronous write per line (see loggerParams). */
