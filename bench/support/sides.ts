@@ -1,12 +1,19 @@
 // Side by side: two copies of what a scenario runs, at the same time on the same machine, one of them another build
 // (BENCH_AGAINST: a folder of bundles inside the repository, e.g. a copy of dist/apps made before a change, so they
-// find its node_modules) and/or other settings (BENCH_AGAINST_ENV: `NAME=value NAME="a b" …`, for that side only).
+// find its node_modules), other settings (BENCH_AGAINST_ENV: `NAME=value NAME="a b" …`, for that side only) and/or
+// another Node.js (BENCH_AGAINST_NODE: its binary, e.g. a release the image may move to).
 // Both share the cores at every moment, so the ratio of their CPU per unit of work does not move with how busy the
 // host is from one run to the next, as two runs one after the other do (docs/performance.md, thirty-sixth round).
-/** The other side: its bundles (this build's when undefined), its settings and the name it is printed under. */
+import { execFileSync } from 'node:child_process';
+
+/**
+ * The other side: its bundles (this build's when undefined), its settings, its Node.js binary (the bench's service
+ * Node.js when undefined) and the name it is printed under.
+ */
 export interface Against {
   bundles: string | undefined;
   env: Record<string, string>;
+  node?: string;
   label: string;
 }
 
@@ -26,11 +33,13 @@ export function parseSettings(text: string): Record<string, string> {
   return settings;
 }
 
-/** The side BENCH_AGAINST and BENCH_AGAINST_ENV describe, or undefined when neither is set. */
+/** The side BENCH_AGAINST, BENCH_AGAINST_ENV and BENCH_AGAINST_NODE describe, or undefined when none is set. */
 export function againstFromEnv(env: NodeJS.ProcessEnv = process.env): Against | undefined {
   const bundles = env['BENCH_AGAINST'] || undefined;
   const settings = parseSettings(env['BENCH_AGAINST_ENV'] ?? '');
-  if (bundles === undefined && Object.keys(settings).length === 0) return undefined;
-  const label = [bundles ?? 'this build', ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)].join(', ');
-  return { bundles, env: settings, label };
+  const node = env['BENCH_AGAINST_NODE'] || undefined;
+  if (bundles === undefined && node === undefined && Object.keys(settings).length === 0) return undefined;
+  const version = node === undefined ? [] : [`Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}`];
+  const label = [bundles ?? 'this build', ...version, ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)].join(', ');
+  return { bundles, env: settings, ...(node === undefined ? {} : { node }), label };
 }

@@ -68,9 +68,10 @@ export class BenchSystem {
 
   /**
    * A fresh database and topic prefix; `env` is added to every service's environment; `bundles`, the folder of the
-   * built services to run (this build's `dist/apps` by default). Nothing runs yet.
+   * built services to run (this build's `dist/apps` by default), and `node`, the Node.js binary that runs them (the
+   * bench's service Node.js by default). Nothing runs yet.
    */
-  static async create(env: Record<string, string>, bundles?: string): Promise<BenchSystem> {
+  static async create(env: Record<string, string>, side: { bundles?: string; node?: string } = {}): Promise<BenchSystem> {
     Object.assign(process.env, ensureTestInfrastructure());
     const db = await createTestDatabase();
     const { prefix } = await createTestTopics(6);
@@ -79,7 +80,7 @@ export class BenchSystem {
     const nodeOptions = [process.env['NODE_OPTIONS'] ?? '', NODE_OPTIONS].join(' ').trim();
     return new BenchSystem(db, prefix, new Stack(db.url, prefix, {
       LOG_LEVEL, RATE_LIMIT_PER_MINUTE: '1000000', MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, NODE_OPTIONS: nodeOptions, ...env,
-    }, { node, args: nodeArgs, bundles }));
+    }, { node: side.node ?? node, args: nodeArgs, bundles: side.bundles }));
   }
 
   /**
