@@ -10,7 +10,7 @@ import { startReceiver } from '@owd/testing';
 import { closedLoop } from './support/arrivals';
 import { CostMeter, ProcessMeter, summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
-import { againstFromEnv, type Against } from './support/sides';
+import { againstFromEnv } from './support/sides';
 import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
@@ -50,7 +50,7 @@ interface Side extends Submitting {
   goalId: string;
 }
 
-async function startSide(name: string, env: Record<string, string>, side: Pick<Against, 'bundles' | 'node'>, recipientUrl: string): Promise<Side> {
+async function startSide(name: string, env: Record<string, string>, side: { bundles?: string; node?: string }, recipientUrl: string): Promise<Side> {
   const system = await BenchSystem.create(env, side);
   await system.start(['manifest-api']);
   // A goal in test mode: the API takes results for it as for any other, and nothing else runs to deliver them.
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const receiver = await startReceiver();
   const sides: Side[] = [];
   try {
-    sides.push(await startSide('this build', {}, { bundles: undefined }, `${receiver.url}/hook`));
+    sides.push(await startSide('this build', {}, {}, `${receiver.url}/hook`));
     const against = againstFromEnv();
     if (against) sides.push(await startSide(against.label, against.env, against, `${receiver.url}/hook`));
     const submit = async (side: Side, i: number): Promise<void> => {

@@ -17,7 +17,7 @@ import { arrivalRate, arrive } from './support/arrivals';
 import { CostMeter, DatabaseCpuMeter, perUnit, ProcessMeter, ServerMeter, summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { readUntil } from './support/result-states';
-import { againstFromEnv, type Against } from './support/sides';
+import { againstFromEnv } from './support/sides';
 import { BenchSystem, SERVICES, type ServiceName } from './support/system';
 
 // A rate given is per side; one taken from a steady run is half its throughput, shared by the two sides.
@@ -38,7 +38,7 @@ interface Side {
   accepted: Map<string, number>;
 }
 
-async function startSide(name: string, env: Record<string, string>, side: Pick<Against, 'bundles' | 'node'>, recipientUrl: string): Promise<Side> {
+async function startSide(name: string, env: Record<string, string>, side: { bundles?: string; node?: string }, recipientUrl: string): Promise<Side> {
   const system = await BenchSystem.create(env, side);
   await system.start();
   const goals: string[] = [];
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
     // Started together, so neither side's processes are older: a process minutes younger still collects its start's
     // garbage (the notifier started a minute later spent five times the other's collector time per delivery).
     const starting = await Promise.allSettled([
-      startSide('this build', {}, { bundles: undefined }, `${receiver.url}/hook`),
+      startSide('this build', {}, {}, `${receiver.url}/hook`),
       startSide(against.label, against.env, against, `${receiver.url}/hook`),
     ]);
     for (const side of starting) if (side.status === 'fulfilled') sides.push(side.value);

@@ -68,11 +68,16 @@ export function deployedRuntime(): {
     // A pod logs at the ConfigMap's level: at info, a line per API request ("request completed").
     LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? config.data?.['LOG_LEVEL'] ?? 'info',
     node,
-    nodeVersion: node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+    nodeVersion: nodeVersionOf(node),
     extraNodeArgs,
     nodeArgs: (service) => [...words(V8_FLAGS), ...words(SERVICE_V8_FLAGS[service] ?? ''), ...extraNodeArgs, ...ENTRYPOINT_NODE_ARGS],
     SERVICE_V8_FLAGS,
   };
+}
+
+/** The version a Node.js binary reports (`v22.23.5`); the bench's own without running it. */
+export function nodeVersionOf(node: string): string {
+  return node === process.execPath ? process.version : execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
 }
 
 /** One-minute load average: how busy the (possibly shared) machine is, next to its core count. */

@@ -4,7 +4,7 @@
 // another Node.js (BENCH_AGAINST_NODE: its binary, e.g. a release the image may move to).
 // Both share the cores at every moment, so the ratio of their CPU per unit of work does not move with how busy the
 // host is from one run to the next, as two runs one after the other do (docs/performance.md, thirty-sixth round).
-import { execFileSync } from 'node:child_process';
+import { nodeVersionOf } from './output';
 
 /**
  * The other side: its bundles (this build's when undefined), its settings, its Node.js binary (the bench's service
@@ -39,7 +39,7 @@ export function againstFromEnv(env: NodeJS.ProcessEnv = process.env): Against | 
   const settings = parseSettings(env['BENCH_AGAINST_ENV'] ?? '');
   const node = env['BENCH_AGAINST_NODE'] || undefined;
   if (bundles === undefined && node === undefined && Object.keys(settings).length === 0) return undefined;
-  const version = node === undefined ? [] : [`Node.js ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()}`];
+  const version = node === undefined ? [] : [`Node.js ${nodeVersionOf(node)}`];
   const label = [bundles ?? 'this build', ...version, ...Object.entries(settings).map(([k, v]) => `${k}=${v}`)].join(', ');
   return { bundles, env: settings, ...(node === undefined ? {} : { node }), label };
 }
