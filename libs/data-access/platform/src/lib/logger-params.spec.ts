@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { DestinationStream } from 'pino';
-import { pinoHttp, type Options } from 'pino-http';
+import { storage } from 'nestjs-pino/storage';
 import { loggerParams } from './logger-params';
+import { requestLogger } from './request-logger';
 
 const ROOT = join(__dirname, '../../../../..');
 
@@ -49,16 +49,17 @@ describe('loggerParams: the request line', () => {
   // A real HTTP server with the request logger as the services configure it, and the lines it writes.
   async function serve(status: number): Promise<{ lines: Array<Record<string, unknown>>; children: number }> {
     const lines: string[] = [];
-    const [options, destination] = loggerParams('svc', 'info', { write: (line: string) => lines.push(line) }).pinoHttp as [Options, DestinationStream];
+    const params = loggerParams('svc', 'info', { write: (line: string) => lines.push(line) });
     let children = 0;
-    const logRequest = pinoHttp({ ...options, onChild: () => (children += 1) }, destination);
-    const server = createServer((req, res) => {
-      logRequest(req, res);
-      req.log.info({ step: 'handled' }, 'inside the handler');
+    params.pinoHttp[0].onChild = () => (children += 1);
+    const logRequest = requestLogger(params);
+    if (logRequest === undefined) throw new Error('the request logger is on by default');
+    const server = createServer((req, res) => logRequest(req, res, () => {
+      storage.getStore()?.logger.info({ step: 'handled' }, 'inside the handler');
       res.statusCode = status;
       res.setHeader('content-length', '2');
       res.end('{}');
-    });
+    }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     const res = await fetch(`http://127.0.0.1:${port}/v1/results?token=secret-in-query`, {
@@ -97,5 +98,33 @@ describe('loggerParams: the request line', () => {
     expect(done['res']).toMatchObject({ statusCode: 503 });
     expect(JSON.stringify(lines)).not.toMatch(/t0ken|c00kie|key-chosen-by-the-caller/);
     expect(done['err']).toMatchObject({ message: 'failed with status code 503' });
+  });
+
+  it('writes "request aborted" once for a caller that goes away before the answer, and hangs no logger or listener but one on the exchange', async () => {
+    const lines: string[] = [];
+    const logRequest = requestLogger(loggerParams('svc', 'info', { write: (line: string) => lines.push(line) }));
+    if (logRequest === undefined) throw new Error('the request logger is on by default');
+    let received: (res: ServerResponse) => void = () => undefined;
+    const handled = new Promise<ServerResponse>((resolve) => (received = resolve));
+    const server = createServer((req, res) => {
+      const listeners = { close: res.listenerCount('close'), finish: res.listenerCount('finish'), error: res.listenerCount('error') };
+      logRequest(req, res, () => {
+        expect([res.listenerCount('close') - listeners.close, res.listenerCount('finish') - listeners.finish, res.listenerCount('error') - listeners.error]).toEqual([1, 0, 0]);
+        expect([(req as { log?: unknown }).log, (res as { log?: unknown }).log, (req as { id?: unknown }).id]).toEqual([undefined, undefined, undefined]);
+        received(res);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const call = request({ host: '127.0.0.1', port, path: '/v1/results', method: 'POST', headers: { 'x-request-id': 'req-gone', 'content-length': '2' } });
+    call.on('error', () => undefined);
+    call.write('{}');
+    const res = await handled;
+    call.destroy();
+    await new Promise<void>((resolve) => res.once('close', () => setImmediate(resolve)));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+
+    const written = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(written.map((l) => [l['request_id'], l['msg']])).toEqual([['req-gone', 'request aborted']]);
   });
 });

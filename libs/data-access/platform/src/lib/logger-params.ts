@@ -1,7 +1,6 @@
 import type { Params } from 'nestjs-pino';
-import { destination as pinoDestination, type DestinationStream } from 'pino';
-import type { Options } from 'pino-http';
-import { requestId, traceFields } from './log-correlation';
+import { destination as pinoDestination, type DestinationStream, type LoggerOptions } from 'pino';
+import { traceFields } from './log-correlation';
 import { serializeError, serializeRequest, serializeResponse } from './log-serializers';
 
 /**
@@ -9,7 +8,7 @@ import { serializeError, serializeRequest, serializeResponse } from './log-seria
  * (`forRoutes` is empty): the request logger is one middleware of our own, made from the same settings
  * (request-logger.ts).
  */
-export type ServiceLoggerParams = Params & { pinoHttp: [Options, DestinationStream]; logRequests: boolean };
+export type ServiceLoggerParams = Params & { pinoHttp: [LoggerOptions, DestinationStream]; logRequests: boolean };
 
 /**
  * pino settings of every service: JSON lines with `service`, `secret`s and `token`s redacted, errors without the values
@@ -32,28 +31,14 @@ export type ServiceLoggerParams = Params & { pinoHttp: [Options, DestinationStre
 export function loggerParams(
   service: string, level: string, destination: DestinationStream = stdoutLines(), { requests = true }: { requests?: boolean } = {},
 ): ServiceLoggerParams {
-  const options: Options = {
+  const options: LoggerOptions = {
     level,
     base: { service },
     redact: { paths: ['*.secret', '*.token'], censor: '[redacted]' },
-    // Our serializers get the request, the response and the error themselves: pino-http's standard ones, wrapped
-    // around them by default, copy every header of both into objects of their own on every request, only for ours
-    // to pick a few fields (log-serializers.ts).
-    wrapSerializers: false,
+    // Our serializers get the request, the response and the error themselves and pick a few fields
+    // (log-serializers.ts); nothing copies every header of both into objects of their own first.
     serializers: { err: serializeError, req: serializeRequest, res: serializeResponse },
     mixin: traceFields,
-    genReqId: requestId,
-    // `request_id` as pino-http's own request-id binding: the handler's lines and the "request completed" line are
-    // written through one child bound to the id, and the request (`req`) goes into the last line's object, where the
-    // serializer and the redaction take it as they took it in a child's bindings: the same line, without a second
-    // child per request made to carry it (patches/pino-http+11.0.0.patch makes none with both loggers quiet; the
-    // child serialised and redacted the request whether or not a line was written: ~18 µs of ~27 per request).
-    // (customProps would cost a child of its own and a search through the bindings at the end of every request.)
-    quietReqLogger: true,
-    quietResLogger: true,
-    customSuccessObject: (req, _res, line) => ({ req, ...line }),
-    customErrorObject: (req, _res, _err, line) => ({ req, ...line }),
-    customAttributeKeys: { reqId: 'request_id' },
   };
   // `requests: false` (LOG_REQUESTS=false): no route goes through the request logger, as no probe does.
   // `useExisting`: the request logger is our own (request-logger.ts), so nestjs-pino makes no pino-http of its own,
