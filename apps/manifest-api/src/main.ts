@@ -3,9 +3,12 @@ import { bootstrapService, exitOnStartupFailure } from '@owd/platform';
 
 // The app module validates the configuration as it loads.
 async function main(): Promise<void> {
-  const [{ AppModule }, { configure }] = await Promise.all([import('./app/app.module'), import('./app/configure')]);
+  const [{ AppModule }, { configure }, { ApiRequest }] = await Promise.all([
+    import('./app/app.module'), import('./app/configure'), import('./app/access/principal'),
+  ]);
   // The build puts the console's files and the OpenAPI document beside main.js (webpack.config.js).
   await bootstrapService(AppModule, {
+    request: ApiRequest,
     configure: (app) => configure(app, { consoleDir: join(__dirname, 'console'), openApiFile: join(__dirname, 'openapi.json') }),
   });
 }

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { ServiceHttpAdapter } from '@owd/platform';
 import { createTestDatabase, createTestTopics, type TestDatabase } from '@owd/testing';
+import { ApiRequest } from '../../src/app/access/principal';
 import { CLOCK, type Clock } from '../../src/app/util/clock';
 
 export interface HttpAnswer {
@@ -69,7 +71,8 @@ export async function startTestApp(env: Record<string, string> = {}, { clock }: 
   const builder = Test.createTestingModule({ imports: [AppModule] });
   if (clock) builder.overrideProvider(CLOCK).useValue(clock);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication({ logger: ['error', 'warn'] });
+  // On the server main.ts gives it (bootstrapService): requests and responses made in their final shape.
+  const app = moduleRef.createNestApplication(new ServiceHttpAdapter(ApiRequest), { logger: ['error', 'warn'] });
   // The document as the build ships it beside main.js.
   configure(app, { openApiFile: resolve(__dirname, '../../../../docs/openapi.json') });
   await app.listen(0, '127.0.0.1');

@@ -9,3 +9,4 @@ export * from './lib/tracing';
 export { reuseMetric } from '@owd/kafka';
 export * from './lib/logger-params';
 export * from './lib/request-logger';
+export * from './lib/http-server';

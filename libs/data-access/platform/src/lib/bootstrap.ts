@@ -5,9 +5,12 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { Logger } from 'nestjs-pino';
 import { DATABASE_OPTIONS, pendingMigrations, runMigrations, type ServiceDatabaseOptions } from '@owd/database';
+import { ServiceHttpAdapter, type ServiceRequest } from './http-server';
 import { useRequestLogger } from './request-logger';
 
 export interface BootstrapOptions {
+  /** The class of the service's HTTP requests, when it adds properties of its own to them (see ServiceRequest). */
+  request?: typeof ServiceRequest;
   /** Called after the app is created and before it listens (global pipes, filters, …); the request logger comes after its middlewares unless it placed it. */
   configure?: (app: INestApplication) => void | Promise<void>;
 }
@@ -25,7 +28,7 @@ export async function bootstrapService(module: Type<unknown>, options: Bootstrap
   const command = process.argv[2];
   // No body parsers of Nest's own: no service but the API takes a request body, and the API registers the one it
   // reads (JSON, in its configure); Nest's default would add a URL-encoded parser that every request passed through.
-  const app = await NestFactory.create(module, { bufferLogs: true, abortOnError: false, bodyParser: false });
+  const app = await NestFactory.create(module, new ServiceHttpAdapter(options.request), { bufferLogs: true, abortOnError: false, bodyParser: false });
   app.useLogger(app.get(Logger));
   if (command === 'migrate') {
     const db = app.get<ServiceDatabaseOptions>(DATABASE_OPTIONS);

@@ -12,16 +12,16 @@ const UNLOGGED = /^\/(?:health(?:\/[^?]*)?|metrics\/?)(?:\?|$)/;
 
 type Next = (err?: unknown) => void;
 
-/** What a logged request's response carries until its line is written. */
-const LINE = Symbol('requestLine');
+/** What a logged request's response carries until its line is written (a property ServiceResponse is made with). */
+export const REQUEST_LINE = Symbol('requestLine');
 
-interface PendingLine {
+export interface PendingLine {
   log: Logger;
   req: IncomingMessage;
   started: number;
 }
 
-type LoggedResponse = ServerResponse & { [LINE]?: PendingLine };
+type LoggedResponse = ServerResponse & { [REQUEST_LINE]?: PendingLine };
 
 /**
  * The request's line, when its response has closed (Node emits `close` after `finish`, or alone when the connection
@@ -29,9 +29,9 @@ type LoggedResponse = ServerResponse & { [LINE]?: PendingLine };
  * at level error for a 5xx. One function for every response (`this` is the response), not a closure per request.
  */
 function writeLine(this: LoggedResponse): void {
-  const line = this[LINE];
+  const line = this[REQUEST_LINE];
   if (line === undefined) return;
-  this[LINE] = undefined;
+  this[REQUEST_LINE] = undefined;
   const { log, req, started } = line;
   const responseTime = Date.now() - started;
   if (this.statusCode >= 500) {
@@ -66,7 +66,7 @@ export function requestLogger(params: ServiceLoggerParams): ((req: IncomingMessa
       return;
     }
     const log = root.child({ request_id: requestId(req, res) });
-    res[LINE] = { log, req, started: Date.now() };
+    res[REQUEST_LINE] = { log, req, started: Date.now() };
     res.on('close', writeLine);
     storage.run(new Store(log), next);
   };
