@@ -22,9 +22,9 @@ const ROUTER_MATCHED_ROUTE = ((): symbol | undefined => {
  * Node's request with every property Express, its router and body-parser give it while a request is handled, made
  * with the request itself rather than added one by one as it goes through them.
  *
- * Express gives each request and response its own prototype (`Object.setPrototypeOf`), and an object whose prototype
- * was changed that way gets a hidden class of its own for every property added to it afterwards: no two requests
- * shared one (V8's `%HaveSameMap` over consecutive requests: 0 of 49 for requests and for responses). So every
+ * Express sets every request's and response's prototype to its own (`Object.setPrototypeOf`), and an object whose
+ * prototype was changed that way gets a hidden class of its own for every property added to it afterwards: no two
+ * requests shared one (V8's `%HaveSameMap` over consecutive requests: 0 of 49 for requests and for responses). So every
  * request made a dozen new hidden classes with their descriptors, and every property read on a request or a response
  * in Node's HTTP code, Express, the router, body-parser and Nest met a shape it had never seen. Made here, the
  * properties are in place before Express changes the prototype, and all requests share one hidden class, as all
