@@ -76,7 +76,11 @@ for (const file of files) {
     }
   }
   code.sort();
-  const seconds = (Math.min(to, last) - Math.max(from, 0)) / 1e6;
+  const seconds = (Math.min(to, last) - Math.max(from, first)) / 1e6;
+  if (!(seconds > 0)) {
+    console.log(`\n${service} (${file}): no map events between ${fromArg} and ${toArg} s (its log runs from ${(first / 1e6).toFixed(1)} to ${(last / 1e6).toFixed(1)} s)`);
+    continue;
+  }
   const byReason = new Map();
   const bySite = new Map();
   for (const e of events) {
