@@ -1,12 +1,12 @@
 // The hidden classes (V8 "maps") a running service makes, and where: a check that objects made per request or per
 // message share their shapes. Run the services with V8's map log, e.g. beside a bench run
-//   BENCH_NODE_ARGS="--log-maps --no-log-maps-details --log-code --logfile=/tmp/maps/%p.log --no-logfile-per-isolate"
-// then
+//   BENCH_NODE_ARGS="--log-maps --no-log-maps-details --logfile=/tmp/maps/%p.log --no-logfile-per-isolate"
+// (add --log-code for the functions' names; it can change what V8 does, so take the counts from a run without it), then
 //   node tools/profile/maps.mjs <dir or .log file> [FROM_SECONDS] [TO_SECONDS] [top, default 12]
 // For each process (named by the first dist/apps/<service>/main.js its log mentions): the maps made between FROM and TO
 // seconds after it started, per second, by V8's reason ("Transition" is a property added along a known path and shared;
 // "Normalize…", "TransitionToPrototype", "CopyAsPrototype", "DeletingProperty" make maps of their own), and the
-// functions that made them (resolved from the log's code events; "?" for code V8 did not log, such as Node.js' own
+// functions that made them (resolved from the log's code events, with --log-code; "?" for code V8 did not log, such as Node.js' own
 // modules from its snapshot). Compare the rate with the deliveries a second of the same window: a count that grows with
 // the rate is made per request or message.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
