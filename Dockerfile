@@ -20,7 +20,7 @@ COPY package.json package-lock.json ./
 # Production dependencies only; no install scripts run in the runtime image. Every package patches/ changes comes
 # from the build stage, where the install applied the patch (kafkajs: its producer's encoding and describeCluster;
 # @nestjs/common, @nestjs/swagger, class-validator, typeorm and undici: what they load on first use, not at start;
-# docs/performance.md).
+# markdown-it: its class fields set by assignment; docs/performance.md).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 COPY --from=build /src/node_modules/kafkajs ./node_modules/kafkajs
 COPY --from=build /src/node_modules/@nestjs/common ./node_modules/@nestjs/common
@@ -28,6 +28,7 @@ COPY --from=build /src/node_modules/@nestjs/swagger ./node_modules/@nestjs/swagg
 COPY --from=build /src/node_modules/class-validator ./node_modules/class-validator
 COPY --from=build /src/node_modules/typeorm ./node_modules/typeorm
 COPY --from=build /src/node_modules/undici ./node_modules/undici
+COPY --from=build /src/node_modules/markdown-it ./node_modules/markdown-it
 
 FROM node:22-bookworm-slim
 ENV NODE_ENV=production
