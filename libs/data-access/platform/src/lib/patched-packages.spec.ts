@@ -103,8 +103,9 @@ describe('packages patched by the install (patches/)', () => {
 
   describe('markdown-it: its classes set their fields by assignment', () => {
     // markdown-it 15.0.3 is compiled so that every class field of every token and parser state goes through a helper
-    // (toPropertyKey, an `in` check and a keyed store shared by every class): half of a render's time. Assigned in
-    // the constructors instead, the same fields in the same order (docs/performance.md, forty-fourth round).
+    // (toPropertyKey, an `in` check and a keyed store shared by every class): 40-50 % of a render's time. Assigned in
+    // the constructors of its CommonJS build (the one `require` loads) instead: the same fields in the same order
+    // (docs/performance.md, forty-fourth round).
     it('the installed build has no class field set through the helper', () => {
       const dist = readFileSync(require.resolve('markdown-it', { paths: [ROOT] }), 'utf8');
       expect(dist).not.toMatch(/_defineProperty\(\s*this\b/);
