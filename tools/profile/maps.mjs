@@ -30,9 +30,9 @@ class CodeIndex {
     this.codes.push({ start, end: start + size, name });
   }
 
+  /** By start address; the sort is stable, so of two codes at one address the one logged later stays later. */
   sort() {
-    const order = this.codes.map((_, i) => i).sort((a, b) => (this.starts[a] < this.starts[b] ? -1 : this.starts[a] > this.starts[b] ? 1 : 0));
-    this.codes = order.map((i) => this.codes[i]);
+    this.codes.sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
     this.starts = this.codes.map((c) => c.start);
   }
 
