@@ -1,9 +1,11 @@
 // degraded: results arrive at a fixed rate (open loop, on a timer) of half of steady's throughput while the
 // receivers misbehave: each healthy goal's receiver answers 90 % of requests 204 at once, 9 % 204 after 200 ms
 // and 1 % 500 (drawn per request from a seeded hash, so a run is repeatable), and one more goal's receiver reads
-// the request and never answers. Reports the healthy receivers' latency next to steady's, the attempts per
-// outcome, every retry's gap against RETRY_DELAYS_MS, and checks submitted = delivered + failed + pending
-// from the API's result states (exit code 1 when it does not balance or a retry came early).
+// the request and never answers. The measured seconds come after a warm-up at the same rate to the healthy goals
+// (freshly started services compile their hot code and fill their pools meanwhile), whose latency is reported apart.
+// Reports the healthy receivers' latency next to steady's, the attempts per outcome, every retry's gap against
+// RETRY_DELAYS_MS, and checks submitted = delivered + failed + pending from the API's result states, the warm-up's
+// results included (exit code 1 when it does not balance or a retry came early).
 //   npm run bench -- degraded [rate | steady.json] [seconds] [goals]
 // Without a first argument the rate is half of the newest bench/results/*/steady.json.
 import { createHash } from 'node:crypto';
@@ -12,7 +14,7 @@ import { startReceiver, type ReceivedRequest, type TestReceiver } from '@owd/tes
 import { latencies, ProcessMeter, perUnit, schedulerLines, summarize, systemSchedulerMeter, type LatencySummary, type SchedulerCounts } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { countStates, listResults, readResults, readUntil, type AttemptRead, type ResultRead, type StateCount } from './support/result-states';
-import { arrivalRate, arrive, until } from './support/arrivals';
+import { arrivalRate, arrive, until, WARM_UP_SECONDS, type Submitted } from './support/arrivals';
 import { BenchSystem, SERVICES, articleNumber } from './support/system';
 
 /**
@@ -155,12 +157,12 @@ async function main(): Promise<void> {
   const seconds = Number(process.argv[3] ?? 60);
   const goals = Number(process.argv[4] ?? 50);
   const settings = {
-    ratePerSecond: rate, seconds, healthyGoals: goals, silentGoals: 1, seed: SEED,
+    ratePerSecond: rate, seconds, warmUpSeconds: WARM_UP_SECONDS, healthyGoals: goals, silentGoals: 1, seed: SEED,
     answers: { '204 at once': 0.9, [`204 after ${SLOW_ANSWER_MS} ms`]: 0.09, '500': 0.01 },
     ATTEMPT_TIMEOUT_MS, RETRY_DELAYS_MS, steadyFrom: steadyFile,
   };
-  console.log(`\ndegraded: ${rate} results/s${steady ? ` (half of steady's ${steady.steady.deliveredPerSecond}/s, ${steadyFile})` : ''} for ${seconds} s, `
-    + `over ${goals} healthy goals + 1 goal whose receiver never answers`);
+  console.log(`\ndegraded: ${rate} results/s${steady ? ` (half of steady's ${steady.steady.deliveredPerSecond}/s, ${steadyFile})` : ''} for ${seconds} s `
+    + `after ${WARM_UP_SECONDS} s to warm up, over ${goals} healthy goals + 1 goal whose receiver never answers`);
   console.log(`healthy receivers: 90 % 204 at once, 9 % 204 after ${SLOW_ANSWER_MS} ms, 1 % 500 (seed ${SEED}); `
     + `bench settings: ATTEMPT_TIMEOUT_MS=${ATTEMPT_TIMEOUT_MS}, RETRY_DELAYS_MS=${RETRY_DELAYS_MS.join(',')} (production: 30000 and 60000,300000)`);
 
@@ -179,12 +181,17 @@ async function main(): Promise<void> {
 
     const meter = new ProcessMeter(system.pids());
     meter.start();
+    // The warm-up goes to the healthy goals, with the same answers: the silent goal's backlog would lengthen the drain by minutes.
+    const warmUp = await arrive(system, goalIds.slice(0, goals), rate, WARM_UP_SECONDS);
     const scheduler = systemSchedulerMeter(system);
     scheduler.start();
-    const intake = await arrive(system, goalIds, rate, seconds, silentGoal);
-    const ids = [...intake.submitted.keys()];
-    // Over the arrivals only, where the latencies are made (the drain is mostly the silent goal's timeouts).
-    const schedulerPerResult = scheduler.perUnit(ids.length);
+    const intake = await arrive(system, goalIds, rate, seconds, silentGoal, warmUp.submitted.size + warmUp.rejected.length);
+    const measured = [...intake.submitted.keys()];
+    // Over the measured arrivals only, where the latencies are made (the drain is mostly the silent goal's timeouts).
+    const schedulerPerResult = scheduler.perUnit(measured.length);
+    // From here on the warm-up's results count as every other: balance, attempts, retries, CPU per delivery.
+    const submitted = new Map([...warmUp.submitted, ...intake.submitted]);
+    const ids = [...submitted.keys()];
     // At the end of the arrivals most results are still on their way: the count must balance all the same.
     const atArrivalEnd = balance(countStates(await listResults(system.api, goalIds)), ids.length);
 
@@ -193,7 +200,7 @@ async function main(): Promise<void> {
     // GETs; the API records an attempt a while after it ends, a silent one ATTEMPT_TIMEOUT_MS after it starts).
     const chainMs = MAX_ATTEMPTS * ATTEMPT_TIMEOUT_MS + RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
     // The silent goal's attempts each last the whole timeout, a few at a time: its backlog outlasts one chain as the rate rises.
-    const silentResults = [...intake.submitted.values()].filter((s) => s.silent).length;
+    const silentResults = [...submitted.values()].filter((s) => s.silent).length;
     const silentBacklogMs = Math.ceil((silentResults * MAX_ATTEMPTS) / SLOTS_PER_ORIGIN) * ATTEMPT_TIMEOUT_MS;
     const drainedAtReceivers = await until(() => ids.every((id) => receivers.settled(id)), Math.max(chainMs, silentBacklogMs) + 120_000, 200);
     const lastAsked = (id: string) => Math.max(0, ...(receivers.seen.get(id)?.requests ?? []).map((r) => r.at));
@@ -208,29 +215,35 @@ async function main(): Promise<void> {
     const peakRssMb = meter.stop();
     const reads = await readResults(system.api, ids);
 
-    // Latency of the healthy goals' delivered results, by how their receiver answered.
-    const groups: Record<string, string[]> = { 'all delivered': [], 'first attempt': [], '204 at once': [], [`204 after ${SLOW_ANSWER_MS} ms`]: [], 'after a retry': [] };
-    for (const [id, s] of intake.submitted) {
-      const seen = receivers.seen.get(id);
-      if (s.silent || reads.get(id)?.state.status !== 'delivered' || seen?.answeredAt === undefined) continue;
-      const first = seen.requests[0].answer;
-      groups['all delivered'].push(id);
-      if (seen.requests.length === 1) groups['first attempt'].push(id);
-      groups[seen.requests.length > 1 ? 'after a retry' : first === 'at once' ? '204 at once' : `204 after ${SLOW_ANSWER_MS} ms`].push(id);
-    }
-    await system.attemptsRead(groups['all delivered']);
-    const accepted = new Map([...intake.submitted].map(([id, s]) => [id, s.acceptedAt]));
+    // Latency of the healthy goals' delivered results, by how their receiver answered: the measured ones, and the warm-up's apart.
+    const byAnswer = (of: ReadonlyMap<string, Submitted>): Record<string, string[]> => {
+      const groups: Record<string, string[]> = { 'all delivered': [], 'first attempt': [], '204 at once': [], [`204 after ${SLOW_ANSWER_MS} ms`]: [], 'after a retry': [] };
+      for (const [id, s] of of) {
+        const seen = receivers.seen.get(id);
+        if (s.silent || reads.get(id)?.state.status !== 'delivered' || seen?.answeredAt === undefined) continue;
+        const first = seen.requests[0].answer;
+        groups['all delivered'].push(id);
+        if (seen.requests.length === 1) groups['first attempt'].push(id);
+        groups[seen.requests.length > 1 ? 'after a retry' : first === 'at once' ? '204 at once' : `204 after ${SLOW_ANSWER_MS} ms`].push(id);
+      }
+      return groups;
+    };
+    const [groups, warmUpGroups] = [byAnswer(intake.submitted), byAnswer(warmUp.submitted)];
+    await system.attemptsRead([...warmUpGroups['all delivered'], ...groups['all delivered']]);
+    const accepted = new Map([...submitted].map(([id, s]) => [id, s.acceptedAt]));
     const moments = {
       atReceiver: new Map([...receivers.seen].flatMap(([id, seen]) => (seen.answeredAt === undefined ? [] : [[id, seen.answeredAt] as const]))),
       onKafka: system.deliveredOnKafka(),
       recorded: new Map([...reads].map(([id, read]) => [id, Date.parse(read.state.updatedAt)])),
     };
-    const latencyMs = Object.fromEntries(Object.entries(groups).map(([group, members]) => [group, latencies(members, accepted, moments)]));
+    const latencyOf = (of: Record<string, string[]>) =>
+      Object.fromEntries(Object.entries(of).map(([group, members]) => [group, latencies(members, accepted, moments)]));
+    const latencyMs = latencyOf(groups);
 
     const attempts = { healthy: {} as Record<string, number>, silent: {} as Record<string, number>, exampleMessage: {} as Record<string, string> };
     const timeouts: number[] = [];
     for (const [id, read] of reads) {
-      const tally = intake.submitted.get(id)?.silent ? attempts.silent : attempts.healthy;
+      const tally = submitted.get(id)?.silent ? attempts.silent : attempts.healthy;
       for (const a of read.attempts ?? []) {
         const kind = attemptKind(a);
         tally[kind] = (tally[kind] ?? 0) + 1;
@@ -238,13 +251,16 @@ async function main(): Promise<void> {
         if (a.errorClass === 'timeout') timeouts.push(a.durationMs);
       }
     }
-    const silentIds = ids.filter((id) => intake.submitted.get(id)?.silent);
-    const retries = retryTiming(reads.values(), (id) => intake.submitted.get(id)?.silent === true);
+    const silentIds = ids.filter((id) => submitted.get(id)?.silent);
+    const retries = retryTiming(reads.values(), (id) => submitted.get(id)?.silent === true);
     const report = {
       machine: { ...host, loadAverage1mAtEnd: load() }, settings,
-      intake: { submitted: ids.length, rejected: intake.rejected.length, achievedPerSecond: intake.achievedPerSecond, dueToAcceptedMs: intake.intakeMs, maxInFlight: intake.maxInFlight },
-      latencyMs: { healthy: latencyMs, steady: steady?.steady.latencyMs ?? null },
-      receiverAnswers: { healthy: receivers.answers(ids.filter((id) => !intake.submitted.get(id)?.silent)), silent: receivers.answers(silentIds) },
+      intake: {
+        submitted: measured.length, rejected: intake.rejected.length, achievedPerSecond: intake.achievedPerSecond, dueToAcceptedMs: intake.intakeMs, maxInFlight: intake.maxInFlight,
+        warmUp: { submitted: warmUp.submitted.size, rejected: warmUp.rejected.length, achievedPerSecond: warmUp.achievedPerSecond, dueToAcceptedMs: warmUp.intakeMs, maxInFlight: warmUp.maxInFlight },
+      },
+      latencyMs: { healthy: latencyMs, warmUp: latencyOf(warmUpGroups), steady: steady?.steady.latencyMs ?? null },
+      receiverAnswers: { healthy: receivers.answers(ids.filter((id) => !submitted.get(id)?.silent)), silent: receivers.answers(silentIds) },
       attempts: { ...attempts, timeoutDurationMs: summarize(timeouts) },
       silentGoal: { results: silentIds.length, failedAfterThreeAttempts: silentIds.filter((id) => reads.get(id)?.state.status === 'failed' && reads.get(id)?.attempts?.length === MAX_ATTEMPTS).length },
       retries: retries.byDelay,
@@ -252,7 +268,7 @@ async function main(): Promise<void> {
       cpuMsPerDelivery: perUnit(cpu, final.delivered),
       schedulerPerResult,
       peakRssMb,
-      problems: [...intake.rejected, ...receivers.problems, ...retries.violations],
+      problems: [...warmUp.rejected, ...intake.rejected, ...receivers.problems, ...retries.violations],
     };
     const first = latencyMs['204 at once'];
     const targets = {
@@ -275,10 +291,12 @@ async function main(): Promise<void> {
   }
 }
 
+type Intake = { submitted: number; rejected: number; achievedPerSecond: number; dueToAcceptedMs: LatencySummary | null; maxInFlight: number };
+
 type Report = {
   settings: { ratePerSecond: number };
-  intake: { submitted: number; rejected: number; achievedPerSecond: number; dueToAcceptedMs: LatencySummary | null; maxInFlight: number };
-  latencyMs: { healthy: Record<string, Latency>; steady: Latency | null };
+  intake: Intake & { warmUp: Intake };
+  latencyMs: { healthy: Record<string, Latency>; warmUp: Record<string, Latency>; steady: Latency | null };
   receiverAnswers: Record<string, Record<string, number>>;
   attempts: { healthy: Record<string, number>; silent: Record<string, number>; exampleMessage: Record<string, string>; timeoutDurationMs: LatencySummary | null };
   silentGoal: { results: number; failedAfterThreeAttempts: number };
@@ -295,12 +313,14 @@ function print(r: Report, targets: Record<string, boolean>): void {
     'Kafka p50': l?.onKafka?.p50 ?? '', 'Kafka p99': l?.onKafka?.p99 ?? '',
     'recorded p50': l?.recorded?.p50 ?? '', 'recorded p95': l?.recorded?.p95 ?? '', 'recorded p99': l?.recorded?.p99 ?? '',
   });
-  console.log(`\nintake: ${r.intake.submitted} submitted at ${r.intake.achievedPerSecond}/s (target ${r.settings.ratePerSecond}/s), ${r.intake.rejected} refused; `
-    + `due → 201 p50 ${r.intake.dueToAcceptedMs?.p50} ms, p99 ${r.intake.dueToAcceptedMs?.p99} ms; at most ${r.intake.maxInFlight} submissions in flight`);
+  const intake = (i: Intake) => `${i.submitted} submitted at ${i.achievedPerSecond}/s (target ${r.settings.ratePerSecond}/s), ${i.rejected} refused; `
+    + `due → 201 p50 ${i.dueToAcceptedMs?.p50} ms, p99 ${i.dueToAcceptedMs?.p99} ms; at most ${i.maxInFlight} submissions in flight`;
+  console.log(`\nintake: ${intake(r.intake)}\nwarm-up before it: ${intake(r.intake.warmUp)}`);
   console.log('latency, ms, from "accepted by the API" to: the receiver sending its 2xx; the delivered attempt handed to Kafka; the API recording it');
   console.table({
     'steady (full load, one receiver)': row(r.latencyMs.steady),
     ...Object.fromEntries(Object.entries(r.latencyMs.healthy).map(([group, l]) => [`degraded, healthy: ${group}`, row(l)])),
+    ...Object.fromEntries(Object.entries(r.latencyMs.warmUp).map(([group, l]) => [`warm-up, healthy: ${group}`, row(l)])),
   });
   console.log('requests, as the receivers answered them');
   console.table(r.receiverAnswers);

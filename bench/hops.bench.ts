@@ -2,11 +2,12 @@
 // throughput by default, every receiver answers at once, and a consumer of the bench's own reads each event of a
 // result with the moment its service handed it to Kafka (the record's timestamp, which the service's producer sets as
 // it sends): the time between two moments is a hop (the outbox relay included in each). Percentiles per hop show
-// which one makes the tail. The reader fetches a few times a second, so it costs the broker and the machine little.
+// which one makes the tail. The measured seconds come after a warm-up at the same rate (WARM_UP_SECONDS), whose hops
+// are printed apart. The reader fetches a few times a second, so it costs the broker and the machine little.
 //   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]     (defaults: half of the newest steady, 30 s, 50 goals)
 import { TOPICS, type TopicName } from '@owd/events';
 import { startReceiver, waitFor } from '@owd/testing';
-import { arrivalRate, arrive } from './support/arrivals';
+import { arrivalRate, arrive, WARM_UP_SECONDS } from './support/arrivals';
 import { summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
 import { BenchSystem, LAZY_FETCH_WAIT_MS } from './support/system';
@@ -60,30 +61,37 @@ async function main(): Promise<void> {
     try {
       // The reader has joined its group and reads (the goals' events are there) before the results arrive.
       await waitFor(() => reader.messages.some((m) => m.topic === TOPICS.GOAL_CHANGED), { timeoutMs: 60_000, what: 'the bench\'s reader reading' });
-      const { submitted, rejected } = await arrive(system, goals, rate, SECONDS);
-      const ids = [...submitted.keys()];
+      const warmUp = await arrive(system, goals, rate, WARM_UP_SECONDS);
+      const { submitted, rejected } = await arrive(system, goals, rate, SECONDS, undefined, warmUp.submitted.size + warmUp.rejected.length);
+      const ids = [...warmUp.submitted.keys(), ...submitted.keys()];
       const attempted = () => firstSeen(reader.messages, TOPICS.DELIVERY_ATTEMPTED, (p) => p['outcome'] === 'delivered');
       await waitFor(() => {
         const seen = attempted();
         return ids.every((id) => seen.has(id));
       }, { timeoutMs: 120_000, intervalMs: LAZY_FETCH_WAIT_MS, what: 'every delivered attempt on Kafka' });
       const at: Record<Moment, Map<string, number>> = {
-        accepted: new Map([...submitted].map(([id, s]) => [id, s.acceptedAt])),
+        accepted: new Map([...warmUp.submitted, ...submitted].map(([id, s]) => [id, s.acceptedAt])),
         revised: firstSeen(reader.messages, TOPICS.RESULT_REVISED),
         requested: firstSeen(reader.messages, TOPICS.DELIVERY_REQUESTED),
         status: firstSeen(reader.messages, TOPICS.RESULT_STATUS),
         receiver: atReceiver,
         attempted: attempted(),
       };
-      const hops: Record<string, LatencySummary | null> = {};
-      for (const [name, from, to] of HOPS) {
-        hops[name] = summarize(ids.flatMap((id) => (at[from].has(id) && at[to].has(id) ? [(at[to].get(id) as number) - (at[from].get(id) as number)] : [])));
-      }
-      console.log(`\nhops: ${ids.length} results at ${rate}/s for ${SECONDS} s over ${GOALS} goals; every receiver answers 204 at once; ${rejected.length} refused`);
+      const hopsOf = (of: readonly string[]) => Object.fromEntries(HOPS.map(([name, from, to]): [string, LatencySummary | null] => [name,
+        summarize(of.flatMap((id) => (at[from].has(id) && at[to].has(id) ? [(at[to].get(id) as number) - (at[from].get(id) as number)] : [])))]));
+      const hops = hopsOf([...submitted.keys()]);
+      const warmUpHops = hopsOf([...warmUp.submitted.keys()]);
+      console.log(`\nhops: ${submitted.size} results at ${rate}/s for ${SECONDS} s after ${warmUp.submitted.size} in ${WARM_UP_SECONDS} s to warm up, over ${GOALS} goals; `
+        + `every receiver answers 204 at once; ${warmUp.rejected.length + rejected.length} refused`);
       console.log('ms between two moments of a result: accepted (201) and at the receiver by the bench\'s clock, each event when its service handed it to Kafka (the record\'s timestamp)');
       console.table(hops);
+      console.log(`the warm-up's ${warmUp.submitted.size} results, the same hops`);
+      console.table(warmUpHops);
       console.log(conditions(host));
-      writeResult('hops', { machine: { ...host, loadAverage1mAtEnd: load() }, settings: { ratePerSecond: rate, seconds: SECONDS, goals: GOALS }, submitted: ids.length, refused: rejected.length, hopsMs: hops });
+      writeResult('hops', {
+        machine: { ...host, loadAverage1mAtEnd: load() }, settings: { ratePerSecond: rate, seconds: SECONDS, warmUpSeconds: WARM_UP_SECONDS, goals: GOALS },
+        submitted: submitted.size, refused: rejected.length, hopsMs: hops, warmUp: { submitted: warmUp.submitted.size, refused: warmUp.rejected.length, hopsMs: warmUpHops },
+      });
     } finally {
       await reader.stop();
     }

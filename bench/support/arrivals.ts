@@ -5,6 +5,14 @@ import { summarize } from './measure';
 import { latestResult, readResult, REPO_ROOT } from './output';
 import type { BenchSystem } from './system';
 
+/**
+ * Seconds of arrivals at the scenario's rate before the measured ones (degraded, hops). In the first 15–20 s of a
+ * freshly started system at half of steady's rate every hop takes several times what it takes later (the services
+ * compile their hot paths, fill their pools), so a p99 over a cold minute is mostly the start: it is reported apart,
+ * not mixed in. The soak warms up likewise, for a minute.
+ */
+export const WARM_UP_SECONDS = 30;
+
 export interface Submitted {
   n: number;
   goalId: string;
@@ -20,8 +28,11 @@ export async function closedLoop(clients: number, first: number, count: number, 
   }));
 }
 
-/** Open loop: submission n starts at n / rate seconds whether or not earlier ones have been answered. */
-export async function arrive(system: BenchSystem, goalIds: readonly string[], rate: number, seconds: number, silentGoal?: string) {
+/**
+ * Open loop: the i-th submission starts at i / rate seconds whether or not earlier ones have been answered. Its article
+ * is number `first` + i (a second call after a warm-up gives its results texts of their own).
+ */
+export async function arrive(system: BenchSystem, goalIds: readonly string[], rate: number, seconds: number, silentGoal?: string, first = 0) {
   const total = Math.round(rate * seconds);
   const submitted = new Map<string, Submitted>();
   const rejected: string[] = [];
@@ -31,8 +42,9 @@ export async function arrive(system: BenchSystem, goalIds: readonly string[], ra
   let maxInFlight = 0;
   const calls: Promise<void>[] = [];
   const started = Date.now();
-  const submit = async (n: number) => {
-    const due = started + (n / rate) * 1000;
+  const submit = async (i: number) => {
+    const due = started + (i / rate) * 1000;
+    const n = first + i;
     const goalId = goalIds[n % goalIds.length];
     maxInFlight = Math.max(maxInFlight, ++inFlight);
     try {
