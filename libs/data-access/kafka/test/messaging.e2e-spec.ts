@@ -640,6 +640,24 @@ describe('event plumbing on a real broker and database', () => {
     }
   });
 
+  it('caps what one fetch brings at 1 MiB, so a consumer far behind holds that much of its backlog at a time, not 10 MiB', () => {
+    const configs: ConsumerConfig[] = [];
+    const make = b.kafka.consumer.bind(b.kafka);
+    b.kafka.consumer = (config) => {
+      configs.push(config);
+      return make(config);
+    };
+    try {
+      b.consumer(`svc_b.capped.${randomUUID()}`, recordEffect('svc_b', 'capped'));
+      b.consumer(`svc_b.capped-held.${randomUUID()}`, recordEffect('svc_b', 'capped'), undefined, { fetchWaitMs: 300 });
+    } finally {
+      b.kafka.consumer = make;
+    }
+    for (const config of configs) expect(config.maxBytes).toBe(1024 * 1024);
+    // The per-partition limit stays kafkajs's (1 MiB): any one partition may still fill a fetch.
+    expect(configs.map((c) => c.maxBytesPerPartition)).toEqual([undefined, undefined]);
+  });
+
   it('lets the broker hold the fetches of a consumer off the latency path to fill them, and still handles what comes', async () => {
     const configs: ConsumerConfig[] = [];
     const make = b.kafka.consumer.bind(b.kafka);
