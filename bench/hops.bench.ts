@@ -6,11 +6,11 @@
 // are printed apart. The reader fetches a few times a second, so it costs the broker and the machine little.
 //   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]     (defaults: half of the newest steady, 30 s, 50 goals)
 import { TOPICS, type TopicName } from '@owd/events';
-import { startReceiver, waitFor } from '@owd/testing';
+import { waitFor } from '@owd/testing';
 import { arrivalRate, arrive, WARM_UP_SECONDS } from './support/arrivals';
 import { summarize, type LatencySummary } from './support/measure';
 import { conditions, load, machine, runScenario, writeResult } from './support/output';
-import { BenchSystem, LAZY_FETCH_WAIT_MS } from './support/system';
+import { BenchSystem, LAZY_FETCH_WAIT_MS, timingReceiver } from './support/system';
 
 const { rate } = arrivalRate(process.argv[2]);
 const SECONDS = Number(process.argv[3] ?? 30);
@@ -43,17 +43,11 @@ function firstSeen(messages: readonly { topic: string; timestamp: number; envelo
 
 async function main(): Promise<void> {
   const host = machine();
-  const atReceiver = new Map<string, number>();
-  const receiver = await startReceiver((req, res) => {
-    const id = String(req.headers['idempotency-key']);
-    if (id.startsWith('res_') && !atReceiver.has(id)) atReceiver.set(id, Date.now());
-    res.writeHead(204).end();
-  });
+  const { receiver, firstAt: atReceiver } = await timingReceiver();
   const system = await BenchSystem.create({});
   try {
     await system.start();
-    const goals: string[] = [];
-    for (let g = 0; g < GOALS; g++) goals.push(await system.addGoal(`Hops desk ${g}`, `${receiver.url}/hook`));
+    const goals = await system.addGoals(GOALS, 'Hops desk', `${receiver.url}/hook`);
     const reader = await system.readTopics(
       [TOPICS.GOAL_CHANGED, TOPICS.RESULT_REVISED, TOPICS.DELIVERY_REQUESTED, TOPICS.RESULT_STATUS, TOPICS.DELIVERY_ATTEMPTED],
       { fetchWaitMs: LAZY_FETCH_WAIT_MS },

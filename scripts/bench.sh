@@ -12,6 +12,8 @@
 #   npm run bench -- idle [SECONDS]                       CPU, statements and Kafka requests per second with nothing to deliver
 #   npm run bench -- hops [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      where a delivery's latency goes: each hop's percentiles at half of steady's rate by default, 30 s
+#   npm run bench -- catch-up [RESULTS] [GOALS]           the dispatcher restarted to a backlog of RESULTS (10,000) on
+#                      Kafka: how long it takes to deliver it, its CPU per delivery and its peak RSS
 #   npm run bench -- intake [RESULTS] [SUBMITTERS]        the API alone taking results in (12,000 after as many, 16 clients):
 #                      its CPU per submission beside the bench's own, GC, statements, latency to the 201;
 #                      BENCH_AGAINST=<folder of another build's bundles inside the repository, e.g. a copy of dist/apps
@@ -50,6 +52,7 @@ idle() { say "idle (whole system, nothing to deliver)"; tsx bench/idle.bench.ts 
 hops() { say "hops (whole system, where a delivery's latency goes)"; tsx bench/hops.bench.ts "$@"; }
 intake() { say "intake (the API alone, taking results in)"; tsx bench/intake.bench.ts "$@"; }
 pair() { say "pair (two whole systems side by side)"; tsx bench/pair.bench.ts "$@"; }
+catch_up() { say "catch-up (the dispatcher restarted to a backlog)"; tsx bench/catch-up.bench.ts "$@"; }
 
 case "$scenario" in
   all)
@@ -64,6 +67,7 @@ case "$scenario" in
     ;;
   signer | payload) "$scenario" "$@" ;;
   steady | degraded | soak | idle | hops | intake | pair) build; "$scenario" "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak, hops, intake or pair" >&2; exit 2 ;;
+  catch-up) build; catch_up "$@" ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak, hops, catch-up, intake or pair" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"

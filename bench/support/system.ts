@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TOPICS, type DeliveryAttemptedPayload, type TopicName } from '@owd/events';
-import { createTestDatabase, createTestTopics, ensureTestInfrastructure, TopicReader, waitFor, type TestDatabase, type TopicReaderOptions } from '@owd/testing';
+import { createTestDatabase, createTestTopics, ensureTestInfrastructure, startReceiver, TopicReader, waitFor, type TestDatabase, type TestReceiver, type TopicReaderOptions } from '@owd/testing';
 import { ApiClient } from '../../e2e/system/support/api-client';
 import { Client } from 'pg';
 import { Pool } from 'undici';
@@ -56,6 +56,20 @@ export function articleNumber(body: Buffer): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A receiver answering 204 at once that notes when each result's first request reached it, by its Idempotency-Key
+ * (Send tests, whose keys are not `res_…`, are answered and not noted).
+ */
+export async function timingReceiver(): Promise<{ receiver: TestReceiver; firstAt: Map<string, number> }> {
+  const firstAt = new Map<string, number>();
+  const receiver = await startReceiver((req, res) => {
+    const id = String(req.headers['idempotency-key']);
+    if (id.startsWith('res_') && !firstAt.has(id)) firstAt.set(id, Date.now());
+    res.writeHead(204).end();
+  });
+  return { receiver, firstAt };
 }
 
 export class BenchSystem {
@@ -112,6 +126,13 @@ export class BenchSystem {
     await this.api.call('PATCH', `/goals/${goal['id']}`, { deliveryMode: 'production', sendImmediately: true });
     return goal['id'];
   }
+  /** `count` goals named `name 0`, `name 1` … delivering to `recipientUrl` (addGoal); their ids. */
+  async addGoals(count: number, name: string, recipientUrl: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (let g = 0; g < count; g++) ids.push(await this.addGoal(`${name} ${g}`, recipientUrl));
+    return ids;
+  }
+
 
   /**
    * Hands result content to a goal; returns the new result's id. Sent through an undici Pool on kept-alive
