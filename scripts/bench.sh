@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks (not part of the test suite). Each scenario prints tables and writes <scenario>.json to one folder
 # per run, bench/results/<time>/ (git-ignored). docs/performance.md has the figures of the last documented run.
-#   npm run bench                                          all: signer, payload, raw-post + steady, degraded, soak
+#   npm run bench                                          all: signer, payload, idle, raw-post + steady, degraded, soak, catch-up
 #   npm run bench -- signer [SECONDS]
 #   npm run bench -- payload [SECONDS]
 #   npm run bench -- steady [RESULTS] [GOALS]             raw-post and steady (1000 results over 50 goals)
@@ -64,6 +64,7 @@ case "$scenario" in
     # Half of the throughput steady measured in this run.
     degraded "$BENCH_RESULTS_DIR/steady.json"
     soak "$BENCH_RESULTS_DIR/steady.json"
+    catch_up
     ;;
   signer | payload) "$scenario" "$@" ;;
   steady | degraded | soak | idle | hops | intake | pair) build; "$scenario" "$@" ;;
