@@ -126,13 +126,13 @@ export class BenchSystem {
     await this.api.call('PATCH', `/goals/${goal['id']}`, { deliveryMode: 'production', sendImmediately: true });
     return goal['id'];
   }
+
   /** `count` goals named `name 0`, `name 1` … delivering to `recipientUrl` (addGoal); their ids. */
   async addGoals(count: number, name: string, recipientUrl: string): Promise<string[]> {
     const ids: string[] = [];
     for (let g = 0; g < count; g++) ids.push(await this.addGoal(`${name} ${g}`, recipientUrl));
     return ids;
   }
-
 
   /**
    * Hands result content to a goal; returns the new result's id. Sent through an undici Pool on kept-alive

@@ -35,7 +35,7 @@ const FETCH_FILL_BYTES = 64 * 1024;
 /**
  * Most bytes one fetch brings, all partitions together (kafkajs's default is 10 MiB, 1 MiB a partition). A consumer far
  * behind fills every fetch, and holds it while its batches are handled: the dispatcher catching up on a backlog of
- * `delivery.requested` (~7 KB each) peaked at 174–177 MB with the default and 143–146 MB with this, delivering as fast
+ * `delivery.requested` (~7 KB each) peaked at 174–177 MB with the default and 142–144 MB with this, delivering as fast
  * (docs/performance.md, forty-fifth round). A caught-up consumer's fetches are far smaller either way. A larger message
  * still comes: the broker always returns the first batch of the first partition with data, whatever its size (KIP-74),
  * and kafkajs asks for the partitions in a new order each time.
