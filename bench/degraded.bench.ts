@@ -185,7 +185,7 @@ async function main(): Promise<void> {
     const warmUp = await arrive(system, goalIds.slice(0, goals), rate, WARM_UP_SECONDS);
     const scheduler = systemSchedulerMeter(system);
     scheduler.start();
-    const intake = await arrive(system, goalIds, rate, seconds, silentGoal, warmUp.submitted.size + warmUp.rejected.length);
+    const intake = await arrive(system, goalIds, rate, seconds, { silentGoal, first: warmUp.next });
     const measured = [...intake.submitted.keys()];
     // Over the measured arrivals only, where the latencies are made (the drain is mostly the silent goal's timeouts).
     const schedulerPerResult = scheduler.perUnit(measured.length);

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       // The reader has joined its group and reads (the goals' events are there) before the results arrive.
       await waitFor(() => reader.messages.some((m) => m.topic === TOPICS.GOAL_CHANGED), { timeoutMs: 60_000, what: 'the bench\'s reader reading' });
       const warmUp = await arrive(system, goals, rate, WARM_UP_SECONDS);
-      const { submitted, rejected } = await arrive(system, goals, rate, SECONDS, undefined, warmUp.submitted.size + warmUp.rejected.length);
+      const { submitted, rejected } = await arrive(system, goals, rate, SECONDS, { first: warmUp.next });
       const ids = [...warmUp.submitted.keys(), ...submitted.keys()];
       const attempted = () => firstSeen(reader.messages, TOPICS.DELIVERY_ATTEMPTED, (p) => p['outcome'] === 'delivered');
       await waitFor(() => {

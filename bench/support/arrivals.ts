@@ -30,9 +30,11 @@ export async function closedLoop(clients: number, first: number, count: number, 
 
 /**
  * Open loop: the i-th submission starts at i / rate seconds whether or not earlier ones have been answered. Its article
- * is number `first` + i (a second call after a warm-up gives its results texts of their own).
+ * is number `first` + i; `next` is the number after the last, where a call after this one (a warm-up's) starts, so
+ * its results have texts of their own. Submissions to `silentGoal` are marked `silent`.
  */
-export async function arrive(system: BenchSystem, goalIds: readonly string[], rate: number, seconds: number, silentGoal?: string, first = 0) {
+export async function arrive(system: BenchSystem, goalIds: readonly string[], rate: number, seconds: number,
+  { silentGoal, first = 0 }: { silentGoal?: string; first?: number } = {}) {
   const total = Math.round(rate * seconds);
   const submitted = new Map<string, Submitted>();
   const rejected: string[] = [];
@@ -70,7 +72,7 @@ export async function arrive(system: BenchSystem, goalIds: readonly string[], ra
   const lastDueAt = Date.now();
   await Promise.all(calls);
   return {
-    submitted, rejected, maxInFlight,
+    submitted, rejected, maxInFlight, next: first + total,
     achievedPerSecond: Number((total / ((lastDueAt - started) / 1000)).toFixed(1)),
     intakeMs: summarize(intakeMs),
   };

@@ -640,7 +640,8 @@ describe('event plumbing on a real broker and database', () => {
     }
   });
 
-  it('caps what one fetch brings at 1 MiB, so a consumer far behind holds that much of its backlog at a time, not 10 MiB', () => {
+  /** What `create` asked kafkajs for, consumer by consumer, beside what it returned. */
+  function withConsumerConfigs<T>(create: () => T): { configs: ConsumerConfig[]; made: T } {
     const configs: ConsumerConfig[] = [];
     const make = b.kafka.consumer.bind(b.kafka);
     b.kafka.consumer = (config) => {
@@ -648,31 +649,29 @@ describe('event plumbing on a real broker and database', () => {
       return make(config);
     };
     try {
-      b.consumer(`svc_b.capped.${randomUUID()}`, recordEffect('svc_b', 'capped'));
-      b.consumer(`svc_b.capped-held.${randomUUID()}`, recordEffect('svc_b', 'capped'), undefined, { fetchWaitMs: 300 });
+      return { configs, made: create() };
     } finally {
       b.kafka.consumer = make;
     }
+  }
+
+  it('caps what one fetch brings at 1 MiB, so a consumer far behind holds that much of its backlog at a time, not 10 MiB', () => {
+    const { configs } = withConsumerConfigs(() => [
+      b.consumer(`svc_b.capped.${randomUUID()}`, recordEffect('svc_b', 'capped')),
+      b.consumer(`svc_b.capped-held.${randomUUID()}`, recordEffect('svc_b', 'capped'), undefined, { fetchWaitMs: 300 }),
+    ]);
     for (const config of configs) expect(config.maxBytes).toBe(1024 * 1024);
     // The per-partition limit stays kafkajs's (1 MiB): any one partition may still fill a fetch.
     expect(configs.map((c) => c.maxBytesPerPartition)).toEqual([undefined, undefined]);
   });
 
   it('lets the broker hold the fetches of a consumer off the latency path to fill them, and still handles what comes', async () => {
-    const configs: ConsumerConfig[] = [];
-    const make = b.kafka.consumer.bind(b.kafka);
-    b.kafka.consumer = (config) => {
-      configs.push(config);
-      return make(config);
-    };
     const group = `svc_b.held.${randomUUID()}`;
-    let held: ReturnType<TestService['consumer']>;
-    try {
-      held = b.consumer(group, recordEffect('svc_b', group), undefined, { fetchWaitMs: 300 });
+    const { configs, made: held } = withConsumerConfigs(() => {
+      const consumer = b.consumer(group, recordEffect('svc_b', group), undefined, { fetchWaitMs: 300 });
       b.consumer(`svc_b.prompt.${randomUUID()}`, recordEffect('svc_b', group));
-    } finally {
-      b.kafka.consumer = make;
-    }
+      return consumer;
+    });
     expect(configs[0]).toMatchObject({ minBytes: 64 * 1024, maxWaitTimeInMs: 300 });
     expect(configs[1].minBytes).toBeUndefined();
 
