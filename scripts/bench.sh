@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks (not part of the test suite). Each scenario prints tables and writes <scenario>.json to one folder
 # per run, bench/results/<time>/ (git-ignored). docs/performance.md has the figures of the last documented run.
-#   npm run bench                                          all: signer, payload, idle, raw-post + steady, degraded, soak, catch-up
+#   npm run bench                                          all: signer, payload, units, idle, raw-post + steady, degraded, soak, catch-up
 #   npm run bench -- signer [SECONDS]
 #   npm run bench -- payload [SECONDS]
+#   npm run bench -- units [ROUNDS]                       one at a time, on both sides: a statement's round trip to PostgreSQL,
+#                      a transaction in three round trips and in one, content parsed as jsonb, a Kafka produce request
 #   npm run bench -- steady [RESULTS] [GOALS]             raw-post and steady (1000 results over 50 goals)
 #   npm run bench -- degraded [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      rate: results/s, or half of a steady.json's throughput (default: the newest one); 60 s; 50 goals
@@ -53,12 +55,14 @@ hops() { say "hops (whole system, where a delivery's latency goes)"; tsx bench/h
 intake() { say "intake (the API alone, taking results in)"; tsx bench/intake.bench.ts "$@"; }
 pair() { say "pair (two whole systems side by side)"; tsx bench/pair.bench.ts "$@"; }
 catch_up() { say "catch-up (the dispatcher restarted to a backlog)"; tsx bench/catch-up.bench.ts "$@"; }
+units() { say "units (what a round trip, a transaction and a produce request cost, one at a time)"; tsx bench/units.bench.ts "$@"; }
 
 case "$scenario" in
   all)
     build
     signer
     payload
+    units
     idle
     steady
     # Half of the throughput steady measured in this run.
@@ -66,9 +70,9 @@ case "$scenario" in
     soak "$BENCH_RESULTS_DIR/steady.json"
     catch_up
     ;;
-  signer | payload) "$scenario" "$@" ;;
+  signer | payload | units) "$scenario" "$@" ;;
   steady | degraded | soak | idle | hops | intake | pair) build; "$scenario" "$@" ;;
   catch-up) build; catch_up "$@" ;;
-  *) echo "unknown scenario '$scenario': all, signer, payload, idle, steady, degraded, soak, hops, catch-up, intake or pair" >&2; exit 2 ;;
+  *) echo "unknown scenario '$scenario': all, signer, payload, units, idle, steady, degraded, soak, hops, catch-up, intake or pair" >&2; exit 2 ;;
 esac
 say "results: $BENCH_RESULTS_DIR"
