@@ -1,7 +1,8 @@
 // units: what the parts a delivery is made of cost on this machine, one at a time, with nothing else running: a
 // statement's round trip to PostgreSQL, a transaction as TypeORM sends it (BEGIN, the statement, COMMIT: three round
-// trips) and the same in one, an article's content parsed as jsonb, and a Kafka produce request of one event and of
-// ten, as the services' producer sends them (idempotent, acks=all). Each is timed on both sides: the bench's process
+// trips) and the same in one, an article's content parsed as jsonb, a Kafka produce request of one event and of
+// ten, as the services' producer sends them (idempotent, acks=all), and one event produced and then fetched by a
+// consumer waiting for it (kafkajs, as the services' consumers run: what a fetch round adds to the produce). Each is timed on both sides: the bench's process
 // (the client: pg, kafkajs) and the server's (the PostgreSQL backend, the broker), over rounds of many in a row.
 // With steady's counts per delivery (statements, commits, produce requests) these give what the round trips and
 // requests alone cost a delivery (docs/performance.md, forty-sixth round).
@@ -10,6 +11,7 @@ import { Client } from 'pg';
 import { cpuMs, pidListeningOn } from './support/measure';
 import { conditions, machine, runScenario, writeResult } from './support/output';
 import { article } from './support/system';
+import { Kafka, logLevel } from 'kafkajs';
 import { createTestDatabase, createTestTopics, ensureTestInfrastructure } from '@owd/testing';
 import { createKafka, EventProducer, TopicNamer, type OutgoingMessage } from '@owd/kafka';
 import { TOPICS } from '@owd/events';
@@ -71,6 +73,28 @@ async function main(): Promise<void> {
     const documents = JSON.stringify(Array.from({ length: 200 }, (_, i) => article(i)));
     const contentBytes = Buffer.byteLength(JSON.stringify(article(0)));
     await producer.connect();
+    // Consumers in groups of their own, waiting in the broker's long poll as a caught-up service's do: one on a topic
+    // of the bench's six partitions, one on a topic of one (a fetch asks for every partition the consumer holds).
+    const kafka = new Kafka({ brokers, clientId: 'bench-units-consumer', logLevel: logLevel.NOTHING });
+    const onePartition = `${prefix}units-one-partition`;
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: onePartition, numPartitions: 1 }], waitForLeaders: true });
+    await admin.disconnect();
+    let fetched: (() => void) | undefined;
+    const consumers = await Promise.all([namer.name(TOPICS.RESULT_STATUS), onePartition].map(async (topic) => {
+      const consumer = kafka.consumer({ groupId: `${topic}.units` });
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await consumer.run({ eachBatch: async () => fetched?.() });
+      return consumer;
+    }));
+    /** Produces one event to `topic` and waits until its consumer has fetched it. */
+    const produceAndFetch = async (topic: string) => {
+      const arrived = new Promise<void>((resolve) => { fetched = resolve; });
+      await producer.sendMessages([{ ...event(n++), topic }]);
+      await arrived;
+    };
     // An event of the size of a result.revised (the article in an envelope), with the headers the services send.
     const event = (i: number): OutgoingMessage => ({
       topic: namer.name(TOPICS.RESULT_REVISED), key: `res_${i % 1000}`, value: JSON.stringify({ type: 'result.revised', payload: article(i) }),
@@ -91,6 +115,8 @@ async function main(): Promise<void> {
       { name: `PostgreSQL: 200 articles' content parsed as jsonb (${contentBytes} bytes each)`, per: 100, server: backendCpu, run: () => pg.query({ name: 'units-jsonb', text: 'SELECT count(*) FROM jsonb_array_elements($1::jsonb)', values: [documents] }) },
       { name: 'Kafka: a produce request of one event', per: 2000, server: brokerCpu, run: () => producer.sendMessages([event(n++)]) },
       { name: 'Kafka: a produce request of ten events', per: 1000, server: brokerCpu, run: () => producer.sendMessages(Array.from({ length: 10 }, () => event(n++))) },
+      { name: 'Kafka: one event produced and fetched by a consumer waiting for it (6 partitions)', per: 1000, server: brokerCpu, run: () => produceAndFetch(namer.name(TOPICS.RESULT_STATUS)) },
+      { name: 'Kafka: the same on a topic of one partition', per: 1000, server: brokerCpu, run: () => produceAndFetch(onePartition) },
     ];
     const costs: Record<string, UnitCost> = {};
     for (const unit of units) costs[unit.name] = await measure(unit);
@@ -99,7 +125,7 @@ async function main(): Promise<void> {
     console.table(Object.fromEntries(Object.entries(costs).map(([name, c]) => [name, {
       'client µs': c.clientUs, 'server µs': c.serverUs, 'together µs': c.clientUs + c.serverUs,
     }])));
-    const [alone, threeTrips, oneTrip, parsed, produceOne, produceTen] = Object.values(costs);
+    const [alone, threeTrips, oneTrip, parsed, produceOne, produceTen, consumed, consumedOnePartition] = Object.values(costs);
     const together = (c: UnitCost) => c.clientUs + c.serverUs;
     const derived = {
       roundTripUs: Math.round((together(threeTrips) - together(oneTrip)) / 2),
@@ -107,12 +133,16 @@ async function main(): Promise<void> {
       produceRequestUs: Math.round(together(produceOne) - (together(produceTen) - together(produceOne)) / 9),
       producedEventUs: Math.round((together(produceTen) - together(produceOne)) / 9),
       statementAloneUs: together(alone),
+      fetchRoundUs: together(consumed) - together(produceOne),
+      fetchRoundOnePartitionUs: together(consumedOnePartition) - together(produceOne),
     };
     console.log(`derived: a round trip to PostgreSQL ${derived.roundTripUs} µs (client and backend together); an article's content parsed as jsonb `
       + `${derived.jsonbParseUsPerArticle} µs; a produce request ${derived.produceRequestUs} µs whatever it carries, and ${derived.producedEventUs} µs `
-      + 'more per event in it (client and broker together)');
+      + `more per event in it; a fetch round that brings one event ${derived.fetchRoundUs} µs, ${derived.fetchRoundOnePartitionUs} µs from a topic `
+      + 'of one partition (client and broker together)');
     console.log(conditions(host));
     writeResult('units', { scenario: 'units', machine: host, rounds: ROUNDS, contentBytes, costs, derived });
+    for (const consumer of consumers) await consumer.disconnect();
   } finally {
     await producer.disconnect();
     await pg.end();
