@@ -5,7 +5,8 @@
 #   npm run bench -- signer [SECONDS]
 #   npm run bench -- payload [SECONDS]
 #   npm run bench -- units [ROUNDS]                       one at a time, on both sides: a statement's round trip to PostgreSQL,
-#                      a transaction in three round trips and in one, content parsed as jsonb, a Kafka produce request
+#                      a transaction in three round trips and in one, content parsed as jsonb, a Kafka produce request,
+#                      a fetch round (6 partitions and 1)
 #   npm run bench -- steady [RESULTS] [GOALS]             raw-post and steady (1000 results over 50 goals)
 #   npm run bench -- degraded [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      rate: results/s, or half of a steady.json's throughput (default: the newest one); 60 s; 50 goals
@@ -55,7 +56,7 @@ hops() { say "hops (whole system, where a delivery's latency goes)"; tsx bench/h
 intake() { say "intake (the API alone, taking results in)"; tsx bench/intake.bench.ts "$@"; }
 pair() { say "pair (two whole systems side by side)"; tsx bench/pair.bench.ts "$@"; }
 catch_up() { say "catch-up (the dispatcher restarted to a backlog)"; tsx bench/catch-up.bench.ts "$@"; }
-units() { say "units (what a round trip, a transaction and a produce request cost, one at a time)"; tsx bench/units.bench.ts "$@"; }
+units() { say "units (what a round trip, a transaction, a produce request and a fetch cost, one at a time)"; tsx bench/units.bench.ts "$@"; }
 
 case "$scenario" in
   all)
