@@ -8,7 +8,7 @@
 // they say what the round trips and requests alone cost a delivery (docs/performance.md, forty-sixth round).
 //   npm run bench -- units [ROUNDS]      (real Kafka and PostgreSQL; no services)
 import { Client } from 'pg';
-import { cpuMs, pidListeningOn } from './support/measure';
+import { cpuMs, percentile, pidListeningOn } from './support/measure';
 import { conditions, machine, runScenario, writeResult } from './support/output';
 import { article } from './support/system';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
@@ -39,7 +39,7 @@ interface UnitCost {
   rounds: { clientUs: number; serverUs: number }[];
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 50);
 const together = (c: UnitCost) => c.clientUs + c.serverUs;
 
 async function measure(unit: Unit): Promise<UnitCost> {
