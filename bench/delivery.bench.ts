@@ -16,6 +16,11 @@ const GOALS = Number(process.argv[3] ?? 50);
 /** API clients submitting in a closed loop (BENCH_SUBMITTERS, default 16). */
 const SUBMITTERS = Number(process.env['BENCH_SUBMITTERS'] ?? 16);
 /**
+ * Results per API request (BENCH_BATCH, default 1: one POST /results each): above 1, each client hands its goal that
+ * many at a time through POST /results/batch, as a workflow that makes many results at once would.
+ */
+const BATCH = Number(process.env['BENCH_BATCH'] ?? 1);
+/**
  * How long the receiver takes to answer each result's request (BENCH_RECEIVER_MS, default 0: at once); a real
  * receiver that stores what it gets answers in tens of milliseconds. Send tests and raw-post are answered at once.
  */
@@ -87,9 +92,17 @@ async function main(): Promise<void> {
     const benchAtStart = process.cpuUsage();
     const accepted = new Map<string, number>();
     const started = Date.now();
-    await closedLoop(SUBMITTERS, 0, RESULTS, async (i) => {
-      accepted.set(await system.submit(goals[i % goals.length], i), Date.now());
-    });
+    if (BATCH <= 1) {
+      await closedLoop(SUBMITTERS, 0, RESULTS, async (i) => {
+        accepted.set(await system.submit(goals[i % goals.length], i), Date.now());
+      });
+    } else {
+      await closedLoop(SUBMITTERS, 0, Math.ceil(RESULTS / BATCH), async (b) => {
+        const ids = await system.submitBatch(goals[b % goals.length], b * BATCH, Math.min(BATCH, RESULTS - b * BATCH));
+        const at = Date.now();
+        for (const id of ids) accepted.set(id, at);
+      });
+    }
     const submittedIn = (Date.now() - started) / 1000;
     const ids = [...accepted.keys()];
     await waitFor(() => ids.every((id) => answered.has(id)), { timeoutMs: 300_000, intervalMs: 200, what: 'every result at the receiver' });
@@ -121,7 +134,7 @@ async function main(): Promise<void> {
     const answeredPerSecond = perSecondUntil(Math.max(...answered.values()));
     const report = {
       machine: { ...host, loadAverage1mAtEnd: load() },
-      settings: { results: RESULTS, goals: GOALS, submitters: SUBMITTERS, receiverAnswerMs: RECEIVER_MS },
+      settings: { results: RESULTS, goals: GOALS, submitters: SUBMITTERS, resultsPerRequest: BATCH, receiverAnswerMs: RECEIVER_MS },
       rawPost: { perSecond: Math.round(rawPerSecond), inFlight: RAW_IN_FLIGHT, seconds: RAW_SECONDS, bodyBytes: rawBody.length },
       steady: {
         deliveredPerSecond: Math.round(deliveredPerSecond),
@@ -149,7 +162,7 @@ async function main(): Promise<void> {
     };
 
     const { steady } = report;
-    console.log(`\nraw-post and steady: ${RESULTS} results over ${GOALS} goals, ${SUBMITTERS} API clients; one receiver answering 204 ${RECEIVER_MS > 0 ? `after ${RECEIVER_MS} ms` : 'at once'}`);
+    console.log(`\nraw-post and steady: ${RESULTS} results over ${GOALS} goals, ${SUBMITTERS} API clients${BATCH > 1 ? ` handing over ${BATCH} results per request` : ''}; one receiver answering 204 ${RECEIVER_MS > 0 ? `after ${RECEIVER_MS} ms` : 'at once'}`);
     console.table({
       [`raw-post (undici, ${RAW_IN_FLIGHT} in flight)`]: { 'per second': report.rawPost.perSecond, 'ratio to raw': '' },
       'steady: 2xx at the receiver': { 'per second': steady.answeredAtReceiverPerSecond, 'ratio to raw': Number((answeredPerSecond / rawPerSecond).toFixed(3)) },

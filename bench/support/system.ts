@@ -141,14 +141,24 @@ export class BenchSystem {
    * that on two cores is taken from the system under test.
    */
   async submit(goalId: string, i: number): Promise<string> {
+    return (await this.post<{ id: string }>(`/api/goals/${goalId}/results`, article(i))).id;
+  }
+
+  /** Hands the contents `first` … `first + count - 1` to a goal in one batch intake; returns the new ids in that order. */
+  async submitBatch(goalId: string, first: number, count: number): Promise<string[]> {
+    const results = Array.from({ length: count }, (_, k) => article(first + k));
+    return (await this.post<{ results: { id: string }[] }>(`/api/goals/${goalId}/results/batch`, { results })).results.map((r) => r.id);
+  }
+
+  private async post<T>(path: string, content: unknown): Promise<T> {
     if (!this.submitter) throw new Error('BenchSystem.start() first');
     const { statusCode, body } = await this.submitter.request({
-      method: 'POST', path: `/api/goals/${goalId}/results`, body: JSON.stringify(article(i)),
+      method: 'POST', path, body: JSON.stringify(content),
       headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
     });
     const text = await body.text();
-    if (statusCode !== 201) throw new Error(`POST /goals/${goalId}/results → ${statusCode}: ${text.slice(0, 500)}`);
-    return (JSON.parse(text) as { id: string }).id;
+    if (statusCode !== 201) throw new Error(`POST ${path} → ${statusCode}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
   }
 
   /**

@@ -34,11 +34,15 @@ describe('manifest-api migration: failed_results', () => {
     await db?.drop();
   });
 
+  /** Down to just before failed_results: every migration after it first, then it. */
+  async function undoThroughFailedResults(): Promise<void> {
+    const at = MIGRATIONS.findIndex((m) => m.name === 'FailedResults1795824000000');
+    expect(at).toBeGreaterThan(0);
+    for (let undo = MIGRATIONS.length - at; undo > 0; undo--) await dataSource.undoLastMigration({ transaction: 'each' });
+  }
+
   it('lists the results failed before it, keeps the list after it, and going down restores the partial index', async () => {
-    expect(MIGRATIONS.slice(-3).map((m) => m.name)).toEqual(['FailedResults1795824000000', 'OutboxRowsUncompressed1795910400000', 'ContentWithoutPglz1796083200000']);
-    await dataSource.undoLastMigration({ transaction: 'each' }); // content without pglz
-    await dataSource.undoLastMigration({ transaction: 'each' }); // outbox rows uncompressed
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    await undoThroughFailedResults();
     expect(await indexes()).toContain('results_failed_idx');
     await dataSource.query(`INSERT INTO manifest_api.workspaces (id, name) VALUES ($1, 'Newsroom')`, [workspace]);
     await dataSource.query(
@@ -64,9 +68,7 @@ describe('manifest-api migration: failed_results', () => {
       { result_id: 'res_failed_after', failed_at: new Date('2026-11-23T08:00:00Z') },
     ]);
 
-    await dataSource.undoLastMigration({ transaction: 'each' }); // content without pglz
-    await dataSource.undoLastMigration({ transaction: 'each' }); // outbox rows uncompressed
-    await dataSource.undoLastMigration({ transaction: 'each' });
+    await undoThroughFailedResults();
     expect(await indexes()).toContain('results_failed_idx');
     expect(await dataSource.query(`SELECT to_regclass('manifest_api.failed_results') AS t`)).toEqual([{ t: null }]);
     await runMigrations(dataSource, SERVICE_SCHEMA);

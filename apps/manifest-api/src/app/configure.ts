@@ -13,7 +13,7 @@ import { requestMetrics } from './http/request-metrics';
 import { requestTracing } from './http/request-tracing';
 import { createValidationPipe } from './http/validation';
 import { setupOpenApi } from './openapi/openapi-ui';
-import { ResultContentDto, ReviseContentDto } from './results/dto/result-content.dto';
+import { ResultBatchDto, ResultContentDto, ReviseContentDto } from './results/dto/result-content.dto';
 
 /** Routes outside /api: probes, metrics, and the development sink (which keeps raw bodies). */
 export const UNPREFIXED_ROUTES = ['health', 'health/live', 'health/ready', 'health/startup', 'metrics', 'internal/dev-sink'];
@@ -54,8 +54,8 @@ export function configure(app: INestApplication, options: { openApiFile?: string
   http.use(refuseForbiddenKeys);
   http.use(refuseNulCharacters);
   app.setGlobalPrefix('api', { exclude: UNPREFIXED_ROUTES });
-  // The contents handed over and revised (the hot route) are checked by their compiled rules first.
-  app.useGlobalPipes(createValidationPipe([ResultContentDto, ReviseContentDto]));
+  // The contents handed over, alone or in batches, and revised (the hot routes) are checked by their compiled rules first.
+  app.useGlobalPipes(createValidationPipe([ResultContentDto, ReviseContentDto, ResultBatchDto]));
   app.useGlobalFilters(new ProblemFilter());
   if (options.openApiFile) setupOpenApi(app, options.openApiFile);
   // Last, where Nest had put nestjs-pino's middlewares: a request the middlewares above answer themselves (a 401 before

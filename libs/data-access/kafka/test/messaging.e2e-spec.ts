@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
 import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
-import { EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, toMessage, TopicNamer, type OutgoingMessage } from '../src';
+import { EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, SEND_MAX_BYTES, toMessage, TopicNamer, type OutgoingMessage } from '../src';
 import { consumedEvents, createTestDatabase, createTestTopics, freePort, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
@@ -654,6 +654,33 @@ describe('event plumbing on a real broker and database', () => {
       b.kafka.consumer = make;
     }
   }
+
+  it('sends more than a partition takes in one request (1 MiB) as several requests, every message arriving in order', async () => {
+    const topic = `${prefix}send-split.${randomUUID()}`;
+    const admin = a.kafka.admin();
+    await admin.connect();
+    await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: 1 }] });
+    await admin.disconnect();
+    // One key, so one partition: 400 messages of 6 KB, 2.4 MB, which the broker refuses as one record batch.
+    const value = (i: number) => `${String(i).padStart(6, '0')}${'x'.repeat(6000)}`;
+    const messages: OutgoingMessage[] = Array.from({ length: 400 }, (_, i) => ({ topic, key: 'one-goal', value: value(i), headers: { n: String(i) } }));
+    const requests = await gauge('owd_kafka_requests_total', { api: 'Produce' });
+    await a.producer.sendMessages(messages);
+    const sentIn = (await gauge('owd_kafka_requests_total', { api: 'Produce' })).sum - requests.sum;
+    expect(sentIn).toBeGreaterThanOrEqual(Math.ceil((400 * 6006) / SEND_MAX_BYTES));
+
+    const read: string[] = [];
+    const reader = a.kafka.consumer({ groupId: `send-split-${randomUUID()}` });
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void read.push(String(message.value).slice(0, 6)) });
+    try {
+      await waitFor(() => read.length >= 400, { what: 'the 400 messages read back' });
+    } finally {
+      await reader.disconnect();
+    }
+    expect(read).toEqual(messages.map((m) => String(m.value).slice(0, 6)));
+  });
 
   it('caps what one fetch brings at 1 MiB, so a consumer far behind holds that much of its backlog at a time, not 10 MiB', () => {
     const { configs } = withConsumerConfigs(() => [

@@ -34,34 +34,38 @@ export interface IdempotencyClaim {
   goalId: string;
   key: string;
   fingerprint: string;
-  resultId: string;
+  /** The results the request creates: one, or a batch's in the order sent. */
+  resultIds: readonly string[];
+  /** A batch intake's key: it stands for all of `resultIds` (a batch of one included). */
+  batch: boolean;
   now: Date;
 }
 
 /**
- * Claims the key for `resultId` in the caller's transaction, or returns the result id it already stands for.
+ * Claims the key for `resultIds` in the caller's transaction, or returns the result ids it already stands for.
  * A concurrent claim of the same key waits on the primary key until the first commits (then reads its row) or rolls back
  * (then claims it). A key older than the window is taken over.
  */
-export async function claimIdempotencyKey(m: EntityManager, claim: IdempotencyClaim): Promise<string | undefined> {
-  const { workspaceId, goalId, key, fingerprint, resultId, now } = claim;
+export async function claimIdempotencyKey(m: EntityManager, claim: IdempotencyClaim): Promise<string[] | undefined> {
+  const { workspaceId, goalId, key, fingerprint, resultIds, batch, now } = claim;
   const claimed: unknown[] = await m.query(
-    `INSERT INTO manifest_api.idempotency_keys AS k (workspace_id, goal_id, key, fingerprint, result_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO manifest_api.idempotency_keys AS k (workspace_id, goal_id, key, fingerprint, result_id, result_ids, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (workspace_id, goal_id, key) DO UPDATE
-       SET fingerprint = EXCLUDED.fingerprint, result_id = EXCLUDED.result_id, created_at = EXCLUDED.created_at
-       WHERE k.created_at <= $7
+       SET fingerprint = EXCLUDED.fingerprint, result_id = EXCLUDED.result_id, result_ids = EXCLUDED.result_ids, created_at = EXCLUDED.created_at
+       WHERE k.created_at <= $8
      RETURNING result_id`,
-    [workspaceId, goalId, key, fingerprint, resultId, now, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)],
+    [workspaceId, goalId, key, fingerprint, resultIds[0], batch ? resultIds : null, now, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)],
   );
   if (claimed.length > 0) return undefined;
-  const [first]: { fingerprint: string; result_id: string }[] = await m.query(
-    `SELECT fingerprint, result_id FROM manifest_api.idempotency_keys WHERE workspace_id = $1 AND goal_id = $2 AND key = $3`,
+  const [first]: { fingerprint: string; result_id: string; result_ids: string[] | null }[] = await m.query(
+    `SELECT fingerprint, result_id, result_ids FROM manifest_api.idempotency_keys WHERE workspace_id = $1 AND goal_id = $2 AND key = $3`,
     [workspaceId, goalId, key],
   );
-  if (first.fingerprint !== fingerprint) {
+  // A batch's body and a single result's never have the same fingerprint, so a key keeps to the kind it was first sent with.
+  if (first.fingerprint !== fingerprint || (first.result_ids !== null) !== batch) {
     throw problems.unprocessable('idempotency-key-reused', 'Idempotency-Key used for another request',
       `This ${IDEMPOTENCY_HEADER} was sent with a different body within the last 24 hours. Use a new key for a new result.`, []);
   }
-  return first.result_id;
+  return first.result_ids ?? [first.result_id];
 }

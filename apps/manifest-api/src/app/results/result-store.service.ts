@@ -23,6 +23,17 @@ export class ResultStore {
     return result;
   }
 
+  /** The results with these ids, in the order given (a batch intake's replay); not found if any is not the workspace's. */
+  async findAll(workspaceId: string, resultIds: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<ResultEntity[]> {
+    const found = await manager.getRepository(ResultEntity).createQueryBuilder('r')
+      .innerJoin(GoalEntity, 'g', 'g.id = r.goal_id AND g.deleted_at IS NULL')
+      .where('r.id IN (:...resultIds) AND r.workspace_id = :workspaceId', { resultIds, workspaceId })
+      .getMany();
+    const byId = new Map(found.map((r) => [r.id, r]));
+    if (resultIds.some((id) => !byId.has(id))) throw problems.notFound('The result');
+    return resultIds.map((id) => byId.get(id) as ResultEntity);
+  }
+
   lock(manager: EntityManager, workspaceId: string, resultId: string): Promise<ResultEntity> {
     return this.find(workspaceId, resultId, manager, true);
   }

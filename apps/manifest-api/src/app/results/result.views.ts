@@ -106,6 +106,16 @@ export class ResultView extends ResultSummaryView {
   }
 }
 
+/** The results a batch intake created, in the order their contents were sent. */
+export class ResultBatchView {
+  @ApiProperty({ type: [ResultSummaryView], description: 'One summary per content sent, in the same order (no content, no attempts)' })
+  results!: ResultSummaryView[];
+
+  static of(results: readonly ResultEntity[]): ResultBatchView {
+    return { results: results.map(ResultSummaryView.of) };
+  }
+}
+
 /** One accepted content of a result (spec §6): how it relates to the previous one, without the content itself. */
 export class RevisionView {
   @ApiProperty() revision!: number;

@@ -1,18 +1,33 @@
 import type { ServerResponse } from 'node:http';
-import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '../openapi/api-docs';
 import { WorkspaceAuth, WorkspaceId } from '../access/auth.decorators';
 import { GoalStore } from '../goals/goal-store.service';
 import { IdPipe } from '../http/id.pipe';
 import { ApiProblems, BODY_PROBLEMS } from '../openapi/api-problems.decorator';
 import { mapPage, PageOf, PageQuery, type Page } from '../http/pagination';
-import { ResultContentDto, ReviseContentDto } from './dto/result-content.dto';
+import { MAX_BATCH_RESULTS, ResultBatchDto, ResultContentDto, ReviseContentDto } from './dto/result-content.dto';
 import { RESULT_ID_PATTERN, ResultStore } from './result-store.service';
 import { IDEMPOTENCY_HEADER, IdempotencyKey, REPLAYED_HEADER } from './idempotency';
-import { AttemptView, ResultSummaryView, ResultView, RevisionView } from './result.views';
+import { AttemptView, ResultBatchView, ResultSummaryView, ResultView, RevisionView } from './result.views';
 import { ResultsService } from './results.service';
 
 export const resultIdParam = () => Param('resultId', new IdPipe('The result', RESULT_ID_PATTERN));
+
+/** An intake route's optional Idempotency-Key and its 201 answer, which says when it repeats `what` an earlier request created. */
+function ApiIdempotentIntake(type: new () => object, what: 'the result' | 'the results'): MethodDecorator {
+  return applyDecorators(
+    ApiHeader({
+      name: IDEMPOTENCY_HEADER, required: false,
+      description: `Makes retrying safe: within 24 h the same key with the same body answers with ${what} it created first `
+        + '(and Idempotent-Replayed: true), the same key with another body gets 422 idempotency-key-reused. 1–255 printable ASCII characters.',
+    }),
+    ApiCreatedResponse({
+      type,
+      headers: { [REPLAYED_HEADER]: { description: `true when the answer repeats ${what} an earlier request with this Idempotency-Key created`, schema: { type: 'string', enum: ['true'] } } },
+    }),
+  );
+}
 
 @ApiTags('results')
 @WorkspaceAuth()
@@ -22,15 +37,7 @@ export class ResultsController {
 
   @Post('goals/:goalId/results')
   @ApiOperation({ summary: 'Hand a result to the goal: revision 1, workflowExecution = result id; emits result.revised', description: 'Revision 1 of a new result; its workflowExecution is the result id. Writes result.revised, and the result goes on through approval and delivery. Send an Idempotency-Key to retry safely: within 24 h the same key and body answer with the first result (201, Idempotent-Replayed: true).' })
-  @ApiHeader({
-    name: IDEMPOTENCY_HEADER, required: false,
-    description: 'Makes retrying safe: within 24 h the same key with the same body answers with the result it created first '
-      + '(and Idempotent-Replayed: true), the same key with another body gets 422 idempotency-key-reused. 1–255 printable ASCII characters.',
-  })
-  @ApiCreatedResponse({
-    type: ResultView,
-    headers: { [REPLAYED_HEADER]: { description: 'true when the answer repeats the result an earlier request with this Idempotency-Key created', schema: { type: 'string', enum: ['true'] } } },
-  })
+  @ApiIdempotentIntake(ResultView, 'the result')
   @ApiProblems(404, 422, ...BODY_PROBLEMS)
   async create(
     @WorkspaceId() workspaceId: string,
@@ -43,6 +50,27 @@ export class ResultsController {
     if (!replayed) return ResultView.full(result, []);
     res.setHeader(REPLAYED_HEADER, 'true');
     return ResultView.full(result, await this.store.attempts(result.id));
+  }
+
+  @Post('goals/:goalId/results/batch')
+  @ApiOperation({
+    summary: `Hand up to ${MAX_BATCH_RESULTS} results to the goal at once, all or none; each emits result.revised`,
+    description: `Each content becomes a new result exactly as POST /api/goals/{id}/results makes one, and all are written in one transaction: `
+      + `a content the API refuses (400 or 422, its fields named \`results[i].…\`) refuses the whole batch, and nothing is stored. `
+      + `The answer lists the new results' summaries in the order sent. An Idempotency-Key stands for the whole batch.`,
+  })
+  @ApiIdempotentIntake(ResultBatchView, 'the results')
+  @ApiProblems(404, 422, ...BODY_PROBLEMS)
+  async createBatch(
+    @WorkspaceId() workspaceId: string,
+    @Param('goalId', new IdPipe('The goal')) goalId: string,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Body() body: ResultBatchDto,
+    @Res({ passthrough: true }) res: ServerResponse,
+  ): Promise<ResultBatchView> {
+    const { results, replayed } = await this.results.intakeBatch(workspaceId, goalId, body.results, idempotencyKey);
+    if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
+    return ResultBatchView.of(results);
   }
 
   @Get('goals/:goalId/results')

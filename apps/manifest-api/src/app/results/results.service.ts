@@ -5,8 +5,8 @@ import { ResultRevised } from '@owd/events';
 import { deferWrite, GroupCommit } from '@owd/database';
 import { captureTraceContext, Outbox, type TraceCarrier } from '@owd/kafka';
 import { GoalStore } from '../goals/goal-store.service';
-import { problems } from '../http/problem';
-import type { ResultContentDto, ReviseContentDto } from './dto/result-content.dto';
+import { problems, type FieldError } from '../http/problem';
+import { MAX_BATCH_RESULTS, type ResultContentDto, type ReviseContentDto } from './dto/result-content.dto';
 import { ResultEntity } from './result.entity';
 import { contentRuleErrors, normalizeContent, revisionInput, type RevisionIds, type StoredContent } from './result-content';
 import { freshState } from './result-state';
@@ -33,8 +33,25 @@ interface NewRevision {
   trace: TraceCarrier;
 }
 
-/** Most new results written in one transaction. */
-const MAX_INTAKE_BATCH = 100;
+/** Most new results written in one transaction: a whole batch intake fits in one. */
+const MAX_INTAKE_BATCH = MAX_BATCH_RESULTS;
+
+/** The new results of a batch intake in the order sent, or with a repeated Idempotency-Key the ones it made first. */
+export interface BatchIntake {
+  results: ResultEntity[];
+  replayed: boolean;
+}
+
+/** Revision 1 of a new result in `goal`: its workflowExecution is its id. */
+function firstRevision(goal: { id: string; workspaceId: string }, content: StoredContent, now: Date): NewRevision {
+  const id = newId('res');
+  const result: ResultEntity = {
+    id, goalId: goal.id, workspaceId: goal.workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {},
+    fieldValuesVersion: 0, approvedRevision: null, createdAt: now, updatedAt: now, ...freshState(1, now),
+  };
+  const ids: RevisionIds = { resultId: id, revision: 1, workflowExecution: id, parentExecution: null, newArticles: [] };
+  return { result, ids, now, trace: captureTraceContext() };
+}
 
 /** Result intake and content changes; every accepted content is a revision and a result.revised event. */
 @Injectable()
@@ -57,22 +74,45 @@ export class ResultsService {
     const goal = await this.goals.find(workspaceId, goalId);
     const content = normalizeContent(dto, { sourceLang: goal.sourceLang, executedAt: now.toISOString() });
     assertContent(content, []);
-    const id = newId('res');
-    const result: ResultEntity = {
-      id, goalId, workspaceId, revision: 1, workflowExecution: id, parentExecution: null, content, fieldValues: {}, fieldValuesVersion: 0,
-      approvedRevision: null, createdAt: now, updatedAt: now, ...freshState(1, now),
-    };
-    const ids: RevisionIds = { resultId: id, revision: 1, workflowExecution: id, parentExecution: null, newArticles: [] };
-    const first: NewRevision = { result, ids, now, trace: captureTraceContext() };
+    const first = firstRevision(goal, content, now);
     if (idempotencyKey === undefined) return { result: await this.intakes.submit(first), replayed: false };
     // With a key, the key and the result are written in one transaction of their own: a concurrent duplicate waits
     // for it on the key's row and then answers with this result.
     return this.dataSource.transaction(async (m) => {
-      const fingerprint = requestFingerprint(dto);
-      const earlier = await claimIdempotencyKey(m, { workspaceId, goalId, key: idempotencyKey, fingerprint, resultId: id, now: this.clock.now() });
-      if (earlier !== undefined) return { result: await this.store.find(workspaceId, earlier, m), replayed: true };
+      const earlier = await this.claim(m, { workspaceId, goalId, key: idempotencyKey, body: dto, resultIds: [first.result.id], batch: false });
+      if (earlier !== undefined) return { result: await this.store.find(workspaceId, earlier[0], m), replayed: true };
       await this.insertNew(m, [first]);
-      return { result, replayed: false };
+      return { result: first.result, replayed: false };
+    });
+  }
+
+  /**
+   * A batch of new results for one goal, all or none: every content is checked first (a 422 names each rule broken,
+   * as `results[i].field`), then all are written in one transaction, beside concurrent submissions but never split
+   * from each other. With a key, the key stands for the whole batch and a replay answers with every result it made.
+   */
+  async intakeBatch(workspaceId: string, goalId: string, dtos: readonly ResultContentDto[], idempotencyKey?: string): Promise<BatchIntake> {
+    const now = new Date();
+    const goal = await this.goals.find(workspaceId, goalId);
+    const errors: FieldError[] = [];
+    const revisions = dtos.map((dto, i) => {
+      const content = normalizeContent(dto, { sourceLang: goal.sourceLang, executedAt: now.toISOString() });
+      for (const e of contentRuleErrors(content, [])) errors.push({ field: `results[${i}].${e.field}`, message: e.message });
+      return firstRevision(goal, content, now);
+    });
+    if (errors.length) throw contentProblem(errors);
+    const resultIds = revisions.map((r) => r.result.id);
+    if (idempotencyKey === undefined) return { results: await this.intakes.submitAll(revisions), replayed: false };
+    return this.dataSource.transaction(async (m) => {
+      const earlier = await this.claim(m, { workspaceId, goalId, key: idempotencyKey, body: { results: dtos }, resultIds, batch: true });
+      if (earlier !== undefined) return { results: await this.store.findAll(workspaceId, earlier, m), replayed: true };
+      return { results: await this.insertNew(m, revisions), replayed: false };
+    });
+  }
+
+  private claim(m: EntityManager, c: { workspaceId: string; goalId: string; key: string; body: unknown; resultIds: string[]; batch: boolean }): Promise<string[] | undefined> {
+    return claimIdempotencyKey(m, {
+      workspaceId: c.workspaceId, goalId: c.goalId, key: c.key, fingerprint: requestFingerprint(c.body), resultIds: c.resultIds, batch: c.batch, now: this.clock.now(),
     });
   }
 
@@ -157,5 +197,8 @@ const isTextOnlyChange = (ids: RevisionIds): boolean => ids.revision > 1 && ids.
 
 function assertContent(content: StoredContent, newArticles: readonly string[]): void {
   const errors = contentRuleErrors(content, newArticles);
-  if (errors.length) throw problems.unprocessable('result-content-rules', 'Result content breaks a rule', 'The result content cannot be accepted as it is.', errors);
+  if (errors.length) throw contentProblem(errors);
 }
+
+const contentProblem = (errors: FieldError[]) =>
+  problems.unprocessable('result-content-rules', 'Result content breaks a rule', 'The result content cannot be accepted as it is.', errors);

@@ -14,6 +14,7 @@ import { AttemptResponse1795392005000 } from './1795392005000-attempt-response';
 import { Recoveries1795392005001 } from './1795392005001-recoveries';
 import { FieldValuesVersion1795651200000 } from './1795651200000-field-values-version';
 import { FailedResults1795824000000 } from './1795824000000-failed-results';
+import { IdempotentBatches1796086800000 } from './1796086800000-idempotent-batches';
 
 /** Applied in this order by the migrate command (and on start when MIGRATE_ON_START is on). */
 export const MIGRATIONS = [Init1763769600000, Access1763856000000, Goals1763856000001, Results1763856000002, Capabilities1763856000003, DevSink1763856000004,
@@ -27,4 +28,5 @@ export const MIGRATIONS = [Init1763769600000, Access1763856000000, Goals17638560
   FailedResults1795824000000,
   outboxRowsUncompressed('manifest_api'),
   contentWithoutPglz([{ table: 'manifest_api.results', column: 'content' }, { table: 'manifest_api.result_revisions', column: 'content' }]),
+  IdempotentBatches1796086800000,
 ];

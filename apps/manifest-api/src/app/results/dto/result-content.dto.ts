@@ -1,13 +1,16 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '../../openapi/api-docs';
 import { Type } from 'class-transformer';
 import {
-  IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Min, ValidateNested,
+  ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Matches, Min, ValidateNested,
 } from 'class-validator';
 import { IsRfc3339DateTime } from '@owd/events';
 import { LANGUAGE_CODE_PATTERN, PAYLOAD_MODES, type PayloadMode } from '@owd/payload';
 import { RecordOf } from '../../http/record-of.validator';
 import { OptionalNotNull } from '../../http/validators';
 import { ArticleDto, ClusterDto, ImageDto, LocaleContentDto, SectionDto, StepDto } from './content-parts.dto';
+
+/** Most results one batch intake carries (the most one intake transaction writes). */
+export const MAX_BATCH_RESULTS = 100;
 
 export const STEP_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,100}$/;
 
@@ -73,4 +76,11 @@ export class ReviseContentDto extends ResultContentDto {
   })
   @OptionalNotNull() @IsArray() @IsString({ each: true })
   newArticles?: string[];
+}
+
+/** Results handed to one goal together (`POST /api/goals/{id}/results/batch`): all are accepted, or none. */
+export class ResultBatchDto {
+  @ApiProperty({ type: [ResultContentDto], minItems: 1, maxItems: MAX_BATCH_RESULTS, description: `1 to ${MAX_BATCH_RESULTS} contents, each as in POST /api/goals/{id}/results` })
+  @IsArray() @ArrayMinSize(1) @ArrayMaxSize(MAX_BATCH_RESULTS) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => ResultContentDto)
+  results!: ResultContentDto[];
 }

@@ -67,6 +67,7 @@ const FRAGMENTS: Readonly<Record<string, (constraints: readonly unknown[], refer
   max: ([n]) => ({ maximum: numberConstraint(n) }),
   minLength: ([n]) => ({ minLength: numberConstraint(n) }),
   maxLength: ([n]) => ({ maxLength: numberConstraint(n) }),
+  arrayMinSize: ([n]) => ({ minItems: numberConstraint(n) }),
   arrayMaxSize: ([n]) => ({ maxItems: numberConstraint(n) }),
   equals: ([value]) => constFragment(value),
   isNumber: ([options]) => numberFragment(options),
