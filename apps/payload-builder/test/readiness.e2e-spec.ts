@@ -146,6 +146,17 @@ describe('payload-builder readiness (§3) on a real broker and database', () => 
     expect(h.requestedFor(resultId)).toHaveLength(0);
   });
 
+  it('rejects a revision whose body would be over 2 MiB, with both sizes, and sends nothing for it', async () => {
+    const goalId = await h.goal(workspaceId, { sendImmediately: true });
+    const resultId = newResultId();
+    // ~900 KB of markdown: within what the API takes, a body of ~3 MB once rendered and carried twice.
+    const body = 'Grain prices fell for a third week, and traders watch export quotas.\n\n'.repeat(13_000);
+    await h.publish(ResultRevised, revised(goalId, workspaceId, { ...revisionContent(resultId), body }));
+    const rejected = await h.status(resultId, 'rejected');
+    expect(rejected.reason).toMatch(/PayloadInputError \(body_too_large\): the body would be \d+ bytes; at most 2097152/);
+    expect(h.requestedFor(resultId)).toHaveLength(0);
+  });
+
   it('rejects content that is not a result revision instead of crashing the consumer', async () => {
     const goalId = await h.goal(workspaceId, { sendImmediately: true });
     const resultId = newResultId();

@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { register } from 'prom-client';
 import { afterCommit } from '@owd/database';
-import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, type DeliveryRetryDuePayload } from '@owd/events';
-import { EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, SEND_MAX_BYTES, toMessage, TopicNamer, type OutgoingMessage } from '../src';
+import { ALL_EVENTS, createEnvelope, DeliveryRetryDue, TOPIC_MAX_MESSAGE_BYTES, TOPICS, type DeliveryRetryDuePayload } from '@owd/events';
+import { MAX_BODY_BYTES } from '@owd/payload';
+import { ensureTopics, EventConsumer, EventProducer, MessagingService, on, Outbox, OutboxRelay, SEND_MAX_BYTES, toMessage, TopicNamer, type OutgoingMessage } from '../src';
 import { consumedEvents, createTestDatabase, createTestTopics, freePort, REPO_ROOT, uniqueTopicPrefix, waitFor, type TestDatabase } from '@owd/testing';
 import { createTestService, recordEffect, type TestService } from './support/messaging-fixture';
 
@@ -680,6 +681,34 @@ describe('event plumbing on a real broker and database', () => {
       await reader.disconnect();
     }
     expect(read).toEqual(messages.map((m) => String(m.value).slice(0, 6)));
+  });
+
+  it('makes topics that take a message of up to TOPIC_MAX_MESSAGE_BYTES, which a consumer capped at 1 MiB per fetch still reads', async () => {
+    const namer = new TopicNamer(uniqueTopicPrefix());
+    const admin = a.kafka.admin();
+    await admin.connect();
+    try {
+      expect(await ensureTopics(admin, namer, { partitions: 1, replicationFactor: 1, topics: [TOPICS.DELIVERY_REQUESTED] })).toHaveLength(2);
+    } finally {
+      await admin.disconnect();
+    }
+    const topic = namer.name(TOPICS.DELIVERY_REQUESTED);
+    // A 2 MiB body in base64, as delivery.requested carries the largest one payload-builder sends.
+    const value = `${randomUUID()}${'b'.repeat(Math.ceil((MAX_BODY_BYTES * 4) / 3))}`;
+    expect(Buffer.byteLength(value)).toBeLessThan(TOPIC_MAX_MESSAGE_BYTES);
+    await a.producer.sendMessages([{ topic, key: 'res_large', value, headers: {} }]);
+
+    let read: string | undefined;
+    const reader = a.kafka.consumer({ groupId: `large-${randomUUID()}`, maxBytes: 1024 * 1024 });
+    await reader.connect();
+    await reader.subscribe({ topic, fromBeginning: true });
+    await reader.run({ eachMessage: async ({ message }) => void (read = String(message.value)) });
+    try {
+      await waitFor(() => read !== undefined, { what: 'the large message read back' });
+    } finally {
+      await reader.disconnect();
+    }
+    expect(read).toBe(value);
   });
 
   it('caps what one fetch brings at 1 MiB, so a consumer far behind holds that much of its backlog at a time, not 10 MiB', () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel } from 'kafkajs';
-import { ALL_TOPICS, deadLetterTopic } from '@owd/events';
+import { ALL_TOPICS, deadLetterTopic, TOPIC_MAX_MESSAGE_BYTES } from '@owd/events';
 
 /** A topic prefix no other test uses. */
 export const uniqueTopicPrefix = (): string => `t${randomBytes(4).toString('hex')}.`;
@@ -14,9 +14,11 @@ export async function createTestTopics(partitions = 3, prefix = uniqueTopicPrefi
   const brokers = (process.env['KAFKA_BROKERS'] ?? '').split(',').filter(Boolean);
   if (brokers.length === 0) throw new Error('KAFKA_BROKERS is not set: run the integration tests through jest.integration.config.cjs');
   const admin = new Kafka({ brokers, clientId: 'test-admin', logLevel: logLevel.WARN }).admin();
+  // As ensureTopics makes them: a topic takes messages of up to TOPIC_MAX_MESSAGE_BYTES.
+  const configEntries = [{ name: 'max.message.bytes', value: String(TOPIC_MAX_MESSAGE_BYTES) }];
   const topics = ALL_TOPICS.flatMap((t) => [
-    { topic: `${prefix}${t}`, numPartitions: partitions },
-    { topic: `${prefix}${deadLetterTopic(t)}`, numPartitions: 1 },
+    { topic: `${prefix}${t}`, numPartitions: partitions, configEntries },
+    { topic: `${prefix}${deadLetterTopic(t)}`, numPartitions: 1, configEntries },
   ]);
   await admin.connect();
   try {

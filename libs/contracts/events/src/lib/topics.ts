@@ -20,6 +20,15 @@ export const TOPICS = {
   DELIVERY_ATTEMPTED: 'delivery.attempted',
 } as const;
 
+/**
+ * Largest message every topic of this system takes (its `max.message.bytes`): 4 MiB, set when a topic is created
+ * (ensureTopics, deploy/base/kafka-topics.yaml). A broker's default, 1 MiB, is less than events the API accepts:
+ * result.revised carries a content of up to 1 MiB beside field values of up to 1 MiB, delivery.requested a body of
+ * up to 2 MiB (MAX_BODY_BYTES in @owd/payload) in base64. A message the broker refuses can never be sent, and the
+ * outbox relay that holds it would try it again before everything written after it.
+ */
+export const TOPIC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
 export const ALL_TOPICS: readonly TopicName[] = Object.values(TOPICS);

@@ -20,6 +20,14 @@ export const KNOWN_SECTION_TYPES = ['content', 'faq', 'key_points', 'timeline', 
 export const BASELINE_SECTION_TYPE = 'content';
 export const BASELINE_BLOCK_TYPE = 'paragraph';
 
+/**
+ * Largest body sent to a receiver: 2 MiB. A revision whose body would be larger is not sent (PayloadInputError
+ * `body_too_large`; its result reads `rejected` with the sizes). The bound keeps every delivery.requested, which carries
+ * the body in base64 (4/3 of it), under the 4 MiB a topic takes (TOPIC_MAX_MESSAGE_BYTES in @owd/events): an event the
+ * broker refused would hold up every event its producer sends after it.
+ */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
 export const SEO_DESCRIPTION_MAX_CHARS = 160;
 export const SLUG_MAX_CHARS = 100;
 

@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import { ALL_TOPICS, type TopicName } from '@owd/events';
+import { ALL_TOPICS, TOPIC_MAX_MESSAGE_BYTES, type TopicName } from '@owd/events';
 import { TopicNamer } from './topic-namer';
 
 export interface EnsureTopicsOptions {
@@ -23,6 +23,7 @@ export async function ensureTopics(admin: Admin, namer: TopicNamer, options: Ens
       topic,
       numPartitions: topic.endsWith('.dlq') ? 1 : options.partitions,
       replicationFactor: options.replicationFactor,
+      configEntries: [{ name: 'max.message.bytes', value: String(TOPIC_MAX_MESSAGE_BYTES) }],
     })),
   });
   return missing;

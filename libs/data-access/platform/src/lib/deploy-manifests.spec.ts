@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { ALL_TOPICS, deadLetterTopic } from '@owd/events';
+import { ALL_TOPICS, deadLetterTopic, TOPIC_MAX_MESSAGE_BYTES } from '@owd/events';
 
 const root = resolve(__dirname, '../../../../..');
 const base = resolve(root, 'deploy/base');
@@ -46,6 +46,10 @@ describe('deploy/base', () => {
   it('declares a KafkaTopic for every topic and its dead-letter twin, and nothing else', () => {
     const declared = of('KafkaTopic').map((d) => d.spec.topicName).sort();
     expect(declared).toEqual(ALL_TOPICS.flatMap((t) => [t, deadLetterTopic(t)]).sort());
+  });
+
+  it('lets every topic take the largest event the services write (TOPIC_MAX_MESSAGE_BYTES), as ensureTopics does', () => {
+    for (const topic of of('KafkaTopic')) expect([topic.spec.topicName, topic.spec.config['max.message.bytes']]).toEqual([topic.spec.topicName, TOPIC_MAX_MESSAGE_BYTES]);
   });
 
   it('autoscales the dispatcher', () => {

@@ -1,4 +1,4 @@
-import { PAYLOAD_KEY_ORDER } from '../payload.constants';
+import { MAX_BODY_BYTES, PAYLOAD_KEY_ORDER } from '../payload.constants';
 import { articleInput, clusterModeInput } from '../testing/input.factory';
 import { buildPayload } from './build-payload';
 
@@ -109,6 +109,22 @@ describe('buildPayload', () => {
       const { payload, body } = buildPayload(articleInput());
       expect(body.toString('utf8')).toBe(JSON.stringify(payload));
       expect(JSON.parse(body.toString('utf8'))).toEqual(payload);
+    });
+  });
+
+  describe('size', () => {
+    /** A markdown body of about `bytes`, in paragraphs of prose. */
+    const markdownOf = (bytes: number) => 'Grain prices fell for a third week, and traders watch export quotas.\n\n'.repeat(Math.ceil(bytes / 70));
+
+    it('refuses a body over MAX_BODY_BYTES with body_too_large, naming both sizes', () => {
+      const refused = () => buildPayload(articleInput({ revision: { body: markdownOf(MAX_BODY_BYTES) } }));
+      expect(refused).toThrow(expect.objectContaining({ code: 'body_too_large', message: expect.stringMatching(/would be \d+ bytes; at most 2097152/) }));
+    });
+
+    it('builds a body just under the limit', () => {
+      const { body } = buildPayload(articleInput({ revision: { body: markdownOf(MAX_BODY_BYTES / 4) } }));
+      expect(body.length).toBeGreaterThan(MAX_BODY_BYTES / 2);
+      expect(body.length).toBeLessThanOrEqual(MAX_BODY_BYTES);
     });
   });
 });

@@ -1,5 +1,6 @@
 import { BuildPayloadInput } from '../input/build-payload.input';
-import { PAYLOAD_VERSION } from '../payload.constants';
+import { MAX_BODY_BYTES, PAYLOAD_VERSION } from '../payload.constants';
+import { PayloadInputError } from '../errors/payload-input.error';
 import { PayloadCommon, PayloadV5 } from '../types/payload.types';
 import { buildConditionalKeys } from './build-conditional-keys';
 import { buildEventKeys } from './build-event-keys';
@@ -22,7 +23,11 @@ export interface BuiltPayload {
  */
 export function buildPayload(input: BuildPayloadInput): BuiltPayload {
   const payload = assemblePayload(input);
-  return { payload, body: serializePayload(payload) };
+  const body = serializePayload(payload);
+  if (body.length > MAX_BODY_BYTES) {
+    throw new PayloadInputError('body_too_large', `the body would be ${body.length} bytes; at most ${MAX_BODY_BYTES} (2 MiB) are sent`);
+  }
+  return { payload, body };
 }
 
 function assemblePayload(input: BuildPayloadInput): PayloadV5 {

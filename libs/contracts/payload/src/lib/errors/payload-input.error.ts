@@ -7,7 +7,8 @@ export type PayloadInputErrorCode =
   | 'unknown_block_type'
   | 'invalid_field_value'
   | 'second_language_missing'
-  | 'required_field_missing';
+  | 'required_field_missing'
+  | 'body_too_large';
 
 /** The input cannot become a valid payload; the caller parks the event with this reason instead of sending. */
 export class PayloadInputError extends Error {
