@@ -1,6 +1,6 @@
 import { waitFor } from '@owd/testing';
 import { SERVICES } from '../system/support/stack';
-import { FaultHarness, expectClean, pause } from './support/harness';
+import { FaultHarness, STREAM, expectClean, pause } from './support/harness';
 import { answer204, failFirst, type Behaviour } from './support/ledger-receiver';
 
 /** Answers after a while: attempts are in flight when the dispatcher dies. */
@@ -44,6 +44,29 @@ describe('fault: a service dies mid-stream', () => {
     else expect(streamed).toHaveLength(stream.total);
     // The dispatcher died with an attempt open: that attempt is made again after its lease, same bytes.
     if (service === 'dispatcher') expect(ledger.duplicates).toBeGreaterThan(0);
+  });
+
+  it('SIGKILL of manifest-api mid-stream of batch intakes: each batch stored whole or not at all, every result delivered once', async () => {
+    const perRequest = 10;
+    const { target, goalId } = await h.receiverGoal('Kill API batches', answer204);
+    // The same results a second as the other cases, ten to a request.
+    const stream = h.stream(goalId, 'Kill API batches', Math.ceil(STREAM.results / perRequest), STREAM.perSecond / perRequest, perRequest);
+    await stream.reached(1 / 3);
+    await h.stack.kill('manifest-api');
+    await pause(1500);
+    await h.stack.start('manifest-api');
+    const ids = await stream.done();
+
+    expect(stream.unanswered).toBeGreaterThan(0);
+    // An unanswered batch may have been stored before the API died: then all of it, and it is delivered too.
+    expectClean(await h.ledger('SIGKILL manifest-api, batches', ids, [target], stream.unanswered * perRequest));
+    const stored = new Map<string, number>();
+    for (const title of await h.titles(goalId)) {
+      const batch = /^Kill API batches (\d+)\.\d+$/.exec(title)?.[1];
+      if (batch) stored.set(batch, (stored.get(batch) ?? 0) + 1);
+    }
+    expect([...stored.values()].filter((n) => n !== perRequest)).toEqual([]);
+    expect(stored.size).toBeGreaterThanOrEqual(ids.length / perRequest);
   });
 
   it('a second dispatcher joins mid-stream and leaves mid-batch (two rebalances): nothing lost, one body per delivery', async () => {

@@ -65,7 +65,8 @@ export const STREAM = {
  * answered or not), so that a fault lands while chunks, batches and attempts are in flight. `ids` holds the
  * results the API accepted (201); a submission that got no answer or a refusal is counted, not retried: when
  * the API itself is killed, a result it committed but could not acknowledge may still be delivered, and the
- * ledger allows as many `unknown` results as there were `unanswered` submissions.
+ * ledger allows as many `unknown` results as there were `unanswered` submissions. With `perRequest` above 1 each
+ * submission is a batch intake of that many results (all or none): `total`, `sent` and the counters count requests.
  */
 export class ResultStream {
   readonly ids: string[] = [];
@@ -73,15 +74,16 @@ export class ResultStream {
   refused = 0;
   /** Submissions that got no answer at all (the API was down or died while answering). */
   unanswered = 0;
+  private accepted = 0;
   private readonly finished: Promise<void>;
 
   constructor(private readonly api: ApiClient, private readonly goalId: string, private readonly label: string,
-    readonly total = STREAM.results, readonly perSecond = STREAM.perSecond) {
+    readonly total = STREAM.results, readonly perSecond = STREAM.perSecond, readonly perRequest = 1) {
     this.finished = this.run();
   }
 
   get sent(): number {
-    return this.ids.length + this.refused + this.unanswered;
+    return this.accepted + this.refused + this.unanswered;
   }
 
   /** Resolves once `fraction` of the stream has been answered (or failed), e.g. to inject the fault a third of the way in. */
@@ -109,15 +111,22 @@ export class ResultStream {
   }
 
   private async submit(n: number): Promise<void> {
-    const res = await this.api.request('POST', `/goals/${this.goalId}/results`, article(`${this.label} ${n}`), AbortSignal.timeout(30_000))
-      .catch(() => undefined);
+    const batch = this.perRequest > 1;
+    const [path, content] = batch
+      ? [`/goals/${this.goalId}/results/batch`, { results: Array.from({ length: this.perRequest }, (_v, k) => article(`${this.label} ${n}.${k + 1}`)) }]
+      : [`/goals/${this.goalId}/results`, article(`${this.label} ${n}`)];
+    const res = await this.api.request('POST', path, content, AbortSignal.timeout(30_000)).catch(() => undefined);
     if (!res) {
       this.unanswered += 1;
       return;
     }
     const body = (await res.json().catch(() => ({}))) as Json;
-    if (res.status === 201) this.ids.push(String(body['id']));
-    else this.refused += 1;
+    if (res.status !== 201) {
+      this.refused += 1;
+      return;
+    }
+    this.accepted += 1;
+    this.ids.push(...(batch ? (body['results'] as Json[]).map((r) => String(r['id'])) : [String(body['id'])]));
   }
 }
 
@@ -188,14 +197,26 @@ export class FaultHarness {
   }
 
   /** Starts a ResultStream of `total` results to the goal at `perSecond` (STREAM's volume by default). */
-  stream(goalId: string, label: string, total = STREAM.results, perSecond = STREAM.perSecond): ResultStream {
-    return new ResultStream(this.api, goalId, label, total, perSecond);
+  stream(goalId: string, label: string, total = STREAM.results, perSecond = STREAM.perSecond, perRequest = 1): ResultStream {
+    return new ResultStream(this.api, goalId, label, total, perSecond, perRequest);
   }
 
   /** Waits until the API answers again (after a restart or an outage of what it depends on). */
   async apiAvailable(): Promise<void> {
     await waitFor(async () => (await fetch(`${this.stack.url('manifest-api')}/health`).catch(() => undefined))?.ok,
       { what: 'manifest-api healthy', timeoutMs: 120_000, intervalMs: 250 });
+  }
+
+  /** The titles of every result the goal holds, however it got there (read a page at a time). */
+  async titles(goalId: string): Promise<string[]> {
+    const titles: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Json = await this.api.call('GET', `/goals/${goalId}/results?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      titles.push(...(page['data'] as Json[]).map((r) => String(r['title'])));
+      cursor = page['nextCursor'];
+    } while (cursor);
+    return titles;
   }
 
   /** Every result's view once all of them are delivered or failed (or the time is up: the rest count as pending). */
