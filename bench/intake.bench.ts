@@ -15,29 +15,32 @@ import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
 const SUBMITTERS = Number(process.argv[3] ?? 16);
+/** Results per request (BENCH_BATCH, default 1): above 1, each request is a batch intake of that many. */
+const BATCH = Math.max(1, Number(process.env['BENCH_BATCH'] ?? 1));
 
-/** What submitTogether counts for a side: submissions answered, and each one's time to its answer (ms). */
+/** What submitTogether counts for a side: results answered, and each request's time to its answer (ms). */
 interface Submitting {
   done: number;
   took: number[];
 }
 
 /**
- * Every side's `clients` submit `first` … `first + count - 1` in a closed loop; once one side has had them all
- * answered, the others' loops stop at their next submission, so what is counted covers only time when all sides ran.
+ * Every side's `clients` send requests `first` … `first + count - 1` in a closed loop; once one side has had them all
+ * answered, the others' loops stop at their next request, so what is counted covers only time when all sides ran.
+ * `submit` answers how many results its request handed over.
  */
 async function submitTogether<S extends Submitting>(
-  sides: readonly S[], clients: number, first: number, count: number, submit: (side: S, i: number) => Promise<void>,
+  sides: readonly S[], clients: number, first: number, count: number, submit: (side: S, i: number) => Promise<number>,
 ): Promise<void> {
   let finished = false;
   await Promise.all(sides.map(async (side) => {
     await closedLoop(clients, first, count, async (i) => {
       if (finished) return;
       const started = performance.now();
-      await submit(side, i);
+      const results = await submit(side, i);
       if (finished) return;
       side.took.push(performance.now() - started);
-      side.done += 1;
+      side.done += results;
     });
     finished = true;
   }));
@@ -66,10 +69,13 @@ async function main(): Promise<void> {
     sides.push(await startSide('this build', {}, {}, `${receiver.url}/hook`));
     const against = againstFromEnv();
     if (against) sides.push(await startSide(against.label, against.env, against, `${receiver.url}/hook`));
-    const submit = async (side: Side, i: number): Promise<void> => {
-      await side.system.submit(side.goalId, i);
+    const submit = async (side: Side, i: number): Promise<number> => {
+      if (BATCH === 1) await side.system.submit(side.goalId, i);
+      else await side.system.submitBatch(side.goalId, i * BATCH, BATCH);
+      return BATCH;
     };
-    await submitTogether(sides, SUBMITTERS, 0, RESULTS, submit);
+    const requests = Math.ceil(RESULTS / BATCH);
+    await submitTogether(sides, SUBMITTERS, 0, requests, submit);
     for (const side of sides) {
       side.done = 0;
       side.took = [];
@@ -81,7 +87,7 @@ async function main(): Promise<void> {
     meter.start();
     const loadAtStart = load();
     const started = Date.now();
-    await submitTogether(sides, SUBMITTERS, RESULTS, RESULTS, submit);
+    await submitTogether(sides, SUBMITTERS, requests, requests, submit);
     const seconds = (Date.now() - started) / 1000;
     const cpuMs = meter.cpu();
     const costs = await Promise.all(sides.map(async (s) => (await counters.perUnit(s.done))[s.name]));
@@ -98,18 +104,19 @@ async function main(): Promise<void> {
       };
     });
     console.log(`\nintake: ${sides.length === 1 ? 'the API alone' : `${sides.length} APIs side by side`}, ${RESULTS} results `
-      + `after as many to warm up, ${SUBMITTERS} clients ${sides.length === 1 ? '' : 'each '}in a closed loop`);
+      + `after as many to warm up, ${SUBMITTERS} clients ${sides.length === 1 ? '' : 'each '}in a closed loop`
+      + `${BATCH > 1 ? `, ${BATCH} results per request (batch intake)` : ''}`);
     console.table(Object.fromEntries(rows.map((r) => [r.side, {
       'results / s': r.perSecond, 'CPU ms / result': r.cpuMsPerResult, 'the bench\'s CPU ms / result': benchMsPerResult,
       'API ÷ bench CPU': r.apiOverBench, 'GC ms / result': r.costs.gcMs, 'SQL statements / result': r.costs.statements,
       'commits / result': r.costs.commits, 'Kafka requests / result': r.costs.kafkaRequests, 'peak RSS MB': r.peakRssMb,
-      'p50 · p99 to the 201, ms': `${r.latencyMs?.p50} · ${r.latencyMs?.p99}`,
+      'p50 · p99 of a request to its 201, ms': `${r.latencyMs?.p50} · ${r.latencyMs?.p99}`,
     }])));
     const ratio = rows.length > 1 ? Number((rows[1].cpuMsPerResult / rows[0].cpuMsPerResult).toFixed(3)) : undefined;
     if (ratio !== undefined) console.log(`CPU per result, ${rows[1].side} ÷ this build: ${ratio}`);
     console.log(conditions(host));
     writeResult('intake', {
-      scenario: 'intake', machine: host, results: RESULTS, submitters: SUBMITTERS, loadAverage: { start: loadAtStart, end: load() },
+      scenario: 'intake', machine: host, results: RESULTS, submitters: SUBMITTERS, resultsPerRequest: BATCH, loadAverage: { start: loadAtStart, end: load() },
       seconds, benchCpuMsPerResult: benchMsPerResult, sides: rows, ...(ratio === undefined ? {} : { cpuRatioAgainstOverThis: ratio }),
     });
   } finally {
