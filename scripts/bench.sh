@@ -20,6 +20,7 @@
 #                      Kafka: how long it takes to deliver it, its CPU per delivery and its peak RSS
 #   npm run bench -- intake [RESULTS] [SUBMITTERS]        the API alone taking results in (12,000 after as many, 16 clients):
 #                      its CPU per submission beside the bench's own, GC, statements, latency to the 201;
+#                      BENCH_BATCH=20: 20 results per request through the batch intake;
 #                      BENCH_AGAINST=<folder of another build's bundles inside the repository, e.g. a copy of dist/apps
 #                      in dist/against> and/or BENCH_AGAINST_ENV='NAME=value NAME="a value with spaces" …' run a second
 #                      API beside it at the same time and print the ratio of their CPU per submission
