@@ -7,7 +7,7 @@ import { buildDeliveryHeaders } from '@owd/signer';
 import { startReceiver, waitFor } from '@owd/testing';
 import { closedLoop } from './support/arrivals';
 import { CostMeter, latencies, ProcessMeter, perUnit, QueueMeter, queueLine, schedulerLines, ServerMeter, systemSchedulerMeter, WalMeter } from './support/measure';
-import { conditions, load, machine, runScenario, writeResult } from './support/output';
+import { conditions, load, machine, RESULTS_PER_REQUEST, runScenario, writeResult } from './support/output';
 import { countStates, listResults, readUntil } from './support/result-states';
 import { article, BenchSystem, SECRET, SERVICES } from './support/system';
 
@@ -15,11 +15,8 @@ const RESULTS = Number(process.argv[2] ?? 1000);
 const GOALS = Number(process.argv[3] ?? 50);
 /** API clients submitting in a closed loop (BENCH_SUBMITTERS, default 16). */
 const SUBMITTERS = Number(process.env['BENCH_SUBMITTERS'] ?? 16);
-/**
- * Results per API request (BENCH_BATCH, default 1: one POST /results each): above 1, each client hands its goal that
- * many at a time through POST /results/batch, as a workflow that makes many results at once would.
- */
-const BATCH = Number(process.env['BENCH_BATCH'] ?? 1);
+/** Results per API request (BENCH_BATCH, default 1: one POST /results each; output.ts RESULTS_PER_REQUEST). */
+const BATCH = RESULTS_PER_REQUEST;
 /**
  * How long the receiver takes to answer each result's request (BENCH_RECEIVER_MS, default 0: at once); a real
  * receiver that stores what it gets answers in tens of milliseconds. Send tests and raw-post are answered at once.
@@ -92,17 +89,11 @@ async function main(): Promise<void> {
     const benchAtStart = process.cpuUsage();
     const accepted = new Map<string, number>();
     const started = Date.now();
-    if (BATCH <= 1) {
-      await closedLoop(SUBMITTERS, 0, RESULTS, async (i) => {
-        accepted.set(await system.submit(goals[i % goals.length], i), Date.now());
-      });
-    } else {
-      await closedLoop(SUBMITTERS, 0, Math.ceil(RESULTS / BATCH), async (b) => {
-        const ids = await system.submitBatch(goals[b % goals.length], b * BATCH, Math.min(BATCH, RESULTS - b * BATCH));
-        const at = Date.now();
-        for (const id of ids) accepted.set(id, at);
-      });
-    }
+    await closedLoop(SUBMITTERS, 0, Math.ceil(RESULTS / BATCH), async (b) => {
+      const ids = await system.submitSome(goals[b % goals.length], b * BATCH, Math.min(BATCH, RESULTS - b * BATCH));
+      const at = Date.now();
+      for (const id of ids) accepted.set(id, at);
+    });
     const submittedIn = (Date.now() - started) / 1000;
     const ids = [...accepted.keys()];
     await waitFor(() => ids.every((id) => answered.has(id)), { timeoutMs: 300_000, intervalMs: 200, what: 'every result at the receiver' });

@@ -9,14 +9,14 @@
 import { startReceiver } from '@owd/testing';
 import { closedLoop } from './support/arrivals';
 import { CostMeter, ProcessMeter, summarize, type LatencySummary } from './support/measure';
-import { conditions, load, machine, runScenario, writeResult } from './support/output';
+import { conditions, load, machine, RESULTS_PER_REQUEST, runScenario, writeResult } from './support/output';
 import { againstFromEnv } from './support/sides';
 import { BenchSystem } from './support/system';
 
 const RESULTS = Number(process.argv[2] ?? 12_000);
 const SUBMITTERS = Number(process.argv[3] ?? 16);
 /** Results per request (BENCH_BATCH, default 1): above 1, each request is a batch intake of that many. */
-const BATCH = Math.max(1, Number(process.env['BENCH_BATCH'] ?? 1));
+const BATCH = RESULTS_PER_REQUEST;
 
 /** What submitTogether counts for a side: results answered, and each request's time to its answer (ms). */
 interface Submitting {
@@ -70,9 +70,7 @@ async function main(): Promise<void> {
     const against = againstFromEnv();
     if (against) sides.push(await startSide(against.label, against.env, against, `${receiver.url}/hook`));
     const submit = async (side: Side, i: number): Promise<number> => {
-      if (BATCH === 1) await side.system.submit(side.goalId, i);
-      else await side.system.submitBatch(side.goalId, i * BATCH, BATCH);
-      return BATCH;
+      return (await side.system.submitSome(side.goalId, i * BATCH, BATCH)).length;
     };
     const requests = Math.ceil(RESULTS / BATCH);
     await submitTogether(sides, SUBMITTERS, 0, requests, submit);

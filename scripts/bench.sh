@@ -8,7 +8,7 @@
 #                      a transaction in three round trips and in one, content parsed as jsonb, a Kafka produce request,
 #                      a fetch round (6 partitions and 1)
 #   npm run bench -- steady [RESULTS] [GOALS]             raw-post and steady (1000 results over 50 goals;
-#                      BENCH_BATCH=20: 20 results per request through the batch intake)
+#                      BENCH_BATCH=20: 20 results per request through the batch intake, in every scenario that submits)
 #   npm run bench -- degraded [RATE|STEADY_JSON] [SECONDS] [GOALS]
 #                      rate: results/s, or half of a steady.json's throughput (default: the newest one); 60 s; 50 goals
 #   npm run bench -- soak [RATE|STEADY_JSON] [MINUTES] [GOALS]

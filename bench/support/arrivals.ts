@@ -2,7 +2,7 @@
 // the ones that submit as fast as the API answers (steady, intake).
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { summarize } from './measure';
-import { latestResult, readResult, REPO_ROOT } from './output';
+import { latestResult, readResult, REPO_ROOT, RESULTS_PER_REQUEST } from './output';
 import type { BenchSystem } from './system';
 
 /**
@@ -29,13 +29,16 @@ export async function closedLoop(clients: number, first: number, count: number, 
 }
 
 /**
- * Open loop: the i-th submission starts at i / rate seconds whether or not earlier ones have been answered. Its article
- * is number `first` + i; `next` is the number after the last, where a call after this one (a warm-up's) starts, so
- * its results have texts of their own. Submissions to `silentGoal` are marked `silent`.
+ * Open loop: the i-th request starts at i / (rate / RESULTS_PER_REQUEST) seconds whether or not earlier ones have been
+ * answered, so results arrive at `rate` a second, one or RESULTS_PER_REQUEST (BENCH_BATCH) to a request. Its articles
+ * are numbers `first` + i × RESULTS_PER_REQUEST onwards; `next` is the number after the last, where a call after this
+ * one (a warm-up's) starts, so its results have texts of their own. Results handed to `silentGoal` are marked `silent`.
  */
 export async function arrive(system: BenchSystem, goalIds: readonly string[], rate: number, seconds: number,
   { silentGoal, first = 0 }: { silentGoal?: string; first?: number } = {}) {
-  const total = Math.round(rate * seconds);
+  const perRequest = RESULTS_PER_REQUEST;
+  const requestRate = rate / perRequest;
+  const total = Math.max(1, Math.round((rate * seconds) / perRequest));
   const submitted = new Map<string, Submitted>();
   const rejected: string[] = [];
   const intakeMs: number[] = [];
@@ -45,14 +48,15 @@ export async function arrive(system: BenchSystem, goalIds: readonly string[], ra
   const calls: Promise<void>[] = [];
   const started = Date.now();
   const submit = async (i: number) => {
-    const due = started + (i / rate) * 1000;
-    const n = first + i;
-    const goalId = goalIds[n % goalIds.length];
+    const due = started + (i / requestRate) * 1000;
+    const n = first + i * perRequest;
+    const goalId = goalIds[Math.floor(n / perRequest) % goalIds.length];
     maxInFlight = Math.max(maxInFlight, ++inFlight);
     try {
-      const id = await system.submit(goalId, n);
-      submitted.set(id, { n, goalId, silent: goalId === silentGoal, acceptedAt: Date.now() });
-      intakeMs.push(Date.now() - due);
+      const ids = await system.submitSome(goalId, n, perRequest);
+      const acceptedAt = Date.now();
+      ids.forEach((id, k) => submitted.set(id, { n: n + k, goalId, silent: goalId === silentGoal, acceptedAt }));
+      intakeMs.push(acceptedAt - due);
     } catch (err) {
       rejected.push(String(err));
     } finally {
@@ -61,7 +65,7 @@ export async function arrive(system: BenchSystem, goalIds: readonly string[], ra
   };
   await new Promise<void>((done) => {
     const timer = setInterval(() => {
-      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate) + 1);
+      const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * requestRate) + 1);
       while (fired < due) calls.push(submit(fired++));
       if (fired >= total) {
         clearInterval(timer);
@@ -72,8 +76,8 @@ export async function arrive(system: BenchSystem, goalIds: readonly string[], ra
   const lastDueAt = Date.now();
   await Promise.all(calls);
   return {
-    submitted, rejected, maxInFlight, next: first + total,
-    achievedPerSecond: Number((total / ((lastDueAt - started) / 1000)).toFixed(1)),
+    submitted, rejected, maxInFlight, next: first + total * perRequest,
+    achievedPerSecond: Number(((total * perRequest) / ((lastDueAt - started) / 1000)).toFixed(1)),
     intakeMs: summarize(intakeMs),
   };
 }

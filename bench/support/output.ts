@@ -96,6 +96,16 @@ export const CONTENT = ((kind = process.env['BENCH_CONTENT'] ?? 'prose') => {
   return kind;
 })();
 
+/**
+ * Results per request to the API (BENCH_BATCH, default 1): above 1, every scenario that submits (steady, intake,
+ * degraded, soak, hops, pair) hands its results over that many at a time through the batch intake
+ * (`POST /api/goals/{id}/results/batch`), as a workflow that makes many results at once would.
+ */
+export const RESULTS_PER_REQUEST = ((value = Number(process.env['BENCH_BATCH'] ?? 1)) => {
+  if (!Number.isInteger(value) || value < 1 || value > 100) throw new Error(`BENCH_BATCH=${process.env['BENCH_BATCH']}: a whole number from 1 to 100`);
+  return value;
+})();
+
 /** What the figures depend on: cores, CPU model, memory, Node, the results' text, and the load when the scenario started. */
 export function machine() {
   // The services' Node.js by version, not by path: results are committed and must not name a machine's folders.
@@ -107,6 +117,7 @@ export function machine() {
     node: process.version,
     services: { NODE_OPTIONS, V8_FLAGS, SERVICE_V8_FLAGS, MALLOC_ARENA_MAX, MALLOC_MMAP_THRESHOLD_, LOG_LEVEL, nodeVersion, ...(extraNodeArgs.length > 0 ? { extraNodeArgs: extraNodeArgs.join(' ') } : {}) },
     content: CONTENT,
+    resultsPerRequest: RESULTS_PER_REQUEST,
     loadAverage1mAtStart: load(),
   };
 }
@@ -114,7 +125,7 @@ export function machine() {
 /** One line on the conditions of a scenario that ran from `atStart` (machine()) until now. */
 export function conditions(atStart: ReturnType<typeof machine>): string {
   return `machine: ${atStart.cores} cores (${atStart.cpu}), ${atStart.memoryGiB} GiB, Node ${atStart.node} (services: Node ${atStart.services.nodeVersion}, NODE_OPTIONS="${atStart.services.NODE_OPTIONS}" V8_FLAGS="${atStart.services.V8_FLAGS}"${Object.entries(atStart.services.SERVICE_V8_FLAGS).map(([service, flags]) => ` ${service}'s SERVICE_V8_FLAGS="${flags}"`).join('')} MALLOC_ARENA_MAX=${atStart.services.MALLOC_ARENA_MAX || 'unset'} MALLOC_MMAP_THRESHOLD_=${atStart.services.MALLOC_MMAP_THRESHOLD_ || 'unset'} LOG_LEVEL=${atStart.services.LOG_LEVEL}${atStart.services.extraNodeArgs ? `, node ${atStart.services.extraNodeArgs}` : ''}); `
-    + `results' text: ${atStart.content}; `
+    + `results' text: ${atStart.content}; ${atStart.resultsPerRequest > 1 ? `${atStart.resultsPerRequest} results per request (batch intake); ` : ''}`
     + `load average ${atStart.loadAverage1mAtStart} at the start, ${load()} at the end`;
 }
 

@@ -144,6 +144,11 @@ export class BenchSystem {
     return (await this.post<{ id: string }>(`/api/goals/${goalId}/results`, article(i))).id;
   }
 
+  /** Hands the contents `first` … `first + count - 1` to a goal: one POST /results, or above one a batch intake; the new ids in order. */
+  async submitSome(goalId: string, first: number, count: number): Promise<string[]> {
+    return count === 1 ? [await this.submit(goalId, first)] : this.submitBatch(goalId, first, count);
+  }
+
   /** Hands the contents `first` … `first + count - 1` to a goal in one batch intake; returns the new ids in that order. */
   async submitBatch(goalId: string, first: number, count: number): Promise<string[]> {
     const results = Array.from({ length: count }, (_, k) => article(first + k));
