@@ -15,9 +15,7 @@ export class ResultStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async find(workspaceId: string, resultId: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<ResultEntity> {
-    const query = manager.getRepository(ResultEntity).createQueryBuilder('r')
-      .innerJoin(GoalEntity, 'g', 'g.id = r.goal_id AND g.deleted_at IS NULL')
-      .where('r.id = :resultId AND r.workspace_id = :workspaceId', { resultId, workspaceId });
+    const query = this.visible(manager).where('r.id = :resultId AND r.workspace_id = :workspaceId', { resultId, workspaceId });
     const result = await (lock ? query.setLock('pessimistic_write', undefined, ['r']) : query).getOne();
     if (!result) throw problems.notFound('The result');
     return result;
@@ -25,13 +23,15 @@ export class ResultStore {
 
   /** The results with these ids, in the order given (a batch intake's replay); not found if any is not the workspace's. */
   async findAll(workspaceId: string, resultIds: readonly string[], manager: EntityManager = this.dataSource.manager): Promise<ResultEntity[]> {
-    const found = await manager.getRepository(ResultEntity).createQueryBuilder('r')
-      .innerJoin(GoalEntity, 'g', 'g.id = r.goal_id AND g.deleted_at IS NULL')
-      .where('r.id IN (:...resultIds) AND r.workspace_id = :workspaceId', { resultIds, workspaceId })
-      .getMany();
+    const found = await this.visible(manager).where('r.id IN (:...resultIds) AND r.workspace_id = :workspaceId', { resultIds, workspaceId }).getMany();
     const byId = new Map(found.map((r) => [r.id, r]));
     if (resultIds.some((id) => !byId.has(id))) throw problems.notFound('The result');
     return resultIds.map((id) => byId.get(id) as ResultEntity);
+  }
+
+  /** Results whose goal is not deleted, as `r`. */
+  private visible(manager: EntityManager) {
+    return manager.getRepository(ResultEntity).createQueryBuilder('r').innerJoin(GoalEntity, 'g', 'g.id = r.goal_id AND g.deleted_at IS NULL');
   }
 
   lock(manager: EntityManager, workspaceId: string, resultId: string): Promise<ResultEntity> {
